@@ -1,0 +1,40 @@
+//===- frontend/frontend.h - the PTX frontend's entry points ----------------------------===//
+///
+/// \file
+/// Reads PTX text, parses it (grammar/PTX.g4) into the typed AST of frontend/ptx_ast.h and
+/// checks it. Every problem is reported through the DiagEngine with file, line and column;
+/// on any error the result is nullptr.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "support/diag.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ptxmini::ptx {
+struct Module;
+}
+
+namespace ptxmini::frontend {
+
+struct FrontendOptions {
+  /// The -arch the user asked for ("sm_90", "sm_90a", "compute_90"); the module's .target
+  /// must not be higher, and instructions must exist there.
+  std::string arch = "sm_75";
+  /// Stop reporting after this many errors (ptxas keeps going within reason).
+  unsigned maxErrors = 20;
+};
+
+/// Reads `path`, parses and checks it. A missing or unreadable file is a fatal error.
+std::unique_ptr<ptx::Module> parseFile(const std::string &path, const FrontendOptions &opts,
+                                       DiagEngine &diag);
+/// Same, for text in memory; `fileName` is what diagnostics print.
+std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string &fileName,
+                                       const FrontendOptions &opts, DiagEngine &diag);
+
+/// Destroys a module (lets callers hold unique_ptr<Module> without the AST's definition).
+void destroyModule(ptx::Module *m);
+
+} // namespace ptxmini::frontend

@@ -1,0 +1,77 @@
+//===- targets/arch.cpp - the SM names ptxas-mini knows ---------------------------------===//
+#include "targets/arch.h"
+
+#include <array>
+#include <charconv>
+
+namespace ptxmini {
+namespace {
+
+/// The SMs ptxas 13.0.88 accepts for -arch (observed: `ptxas --help` lists them, and each
+/// was compiled in the probe of cubin-format.md section 4). Which suffixes exist per SM too.
+struct KnownSm {
+  unsigned sm;
+  bool hasA;
+  bool hasF;
+};
+constexpr std::array kKnownSms = {
+    KnownSm{75, false, false},  KnownSm{80, false, false},  KnownSm{86, false, false},
+    KnownSm{87, false, false},  KnownSm{88, false, false},  KnownSm{89, false, false},
+    KnownSm{90, true, false},   KnownSm{100, true, true},   KnownSm{103, true, true},
+    KnownSm{110, true, true},   KnownSm{120, true, true},   KnownSm{121, true, true},
+};
+
+/// SMs with a code generator in ptxas-mini (targets/sm_90).
+constexpr std::array kCodegenSms = {90u};
+
+} // namespace
+
+std::string ArchInfo::name() const {
+  std::string s = isVirtual ? "compute_" : "sm_";
+  s += std::to_string(sm);
+  if (suffix)
+    s += suffix;
+  return s;
+}
+
+bool ArchInfo::hasCodegen() const {
+  for (unsigned s : kCodegenSms)
+    if (s == sm)
+      return true;
+  return false;
+}
+
+std::optional<ArchInfo> parseArch(std::string_view name) {
+  ArchInfo a;
+  if (name.starts_with("sm_")) {
+    name.remove_prefix(3);
+  } else if (name.starts_with("compute_")) {
+    name.remove_prefix(8);
+    a.isVirtual = true;
+  } else {
+    return std::nullopt;
+  }
+  if (!name.empty() && (name.back() == 'a' || name.back() == 'f')) {
+    a.suffix = name.back();
+    name.remove_suffix(1);
+  }
+  auto [p, ec] = std::from_chars(name.data(), name.data() + name.size(), a.sm);
+  if (ec != std::errc() || p != name.data() + name.size() || name.empty())
+    return std::nullopt;
+  for (const KnownSm &k : kKnownSms) {
+    if (k.sm != a.sm)
+      continue;
+    if ((a.suffix == 'a' && !k.hasA) || (a.suffix == 'f' && !k.hasF))
+      return std::nullopt;
+    return a;
+  }
+  return std::nullopt;
+}
+
+bool archCanCompile(const ArchInfo &arch, const ArchInfo &target) {
+  if (target.suffix == 'a')
+    return arch.sm == target.sm && arch.suffix == 'a';
+  return target.sm <= arch.sm;
+}
+
+} // namespace ptxmini

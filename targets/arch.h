@@ -1,0 +1,38 @@
+//===- targets/arch.h - the SM names ptxas-mini knows -----------------------------------===//
+///
+/// \file
+/// Parses `-arch` values and `.target` names: sm_XX and compute_XX with the `a` (arch-
+/// specific) and `f` (family) suffixes. The list of known SMs is the table in arch.cpp; the
+/// only place SM numbers are compared is targets/.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ptxmini {
+
+struct ArchInfo {
+  unsigned sm = 0;        ///< 90 for sm_90 / sm_90a / compute_90
+  char suffix = 0;        ///< 'a', 'f' or 0
+  bool isVirtual = false; ///< compute_XX: parse and check only, write no file (as ptxas)
+
+  /// "sm_90a" / "compute_90".
+  std::string name() const;
+  /// True when code generation for this SM is implemented (only sm_90 and sm_90a today).
+  bool hasCodegen() const;
+  /// e_flags bits 8-15 hold the SM (cubin-format.md section 4).
+  bool operator==(const ArchInfo &) const = default;
+};
+
+/// Parses "sm_90", "sm_90a", "compute_90", "sm_100f"...; nullopt for names ptxas 13.0 does
+/// not accept (observed list in arch.cpp).
+std::optional<ArchInfo> parseArch(std::string_view name);
+
+/// Whether code for `target` (a .target) may be compiled for `arch` (-arch): ptxas refuses a
+/// .target higher than -arch ("SM version specified by .target is higher than default SM
+/// version assumed"), and an `a` target only runs on the same SM with `a`.
+bool archCanCompile(const ArchInfo &arch, const ArchInfo &target);
+
+} // namespace ptxmini
