@@ -13,6 +13,7 @@
 
 #include "frontend/frontend.h"
 #include "frontend/ptx_ast.h"
+#include "driver/output_file.h"
 #include "support/knobs.h"
 
 #include <spdlog/spdlog.h>
@@ -55,6 +56,10 @@ int runCompilation(const Options &opts, DiagEngine &diag) {
     diag.fatal("Ptx assembly aborted due to errors");
   if (opts.arch.isVirtual)
     return 0; // compute_XX: parse and check only, no output (ptxas does the same)
+  // Refuse an unwritable output before any code generation work (ptxas only finds out at
+  // the end); the file itself is written atomically once the cubin exists.
+  if (!canWriteFile(opts.output))
+    diag.fatal("Output file '" + opts.output + "' could not be opened");
   if (!opts.arch.hasCodegen())
     diag.fatal("Code generation for '" + opts.arch.name() +
                "' is not supported by ptxas-mini yet; -arch=compute_" +
