@@ -155,6 +155,8 @@ void dumpCubin(const Cubin &c, std::ostream &os) {
      << (c.type == elf::kEtExec ? "ET_EXEC" : c.type == elf::kEtRel ? "ET_REL" : h(c.type))
      << ", ABI=" << unsigned(c.ident[8]) << ", sm=" << ((c.flags >> 8) & 0xff)
      << ", flags=" << h(c.flags) << "\n";
+  os << "Layout: " << (c.layoutCanonical ? "follows the ptxas rule" : "kept as read (not the ptxas rule)")
+     << "\n";
   os << "Sections:\nIndex Offset   Size ES Align             Type    Flags Link     Info Name\n";
   for (size_t i = 1; i < c.sections.size(); ++i) {
     const Section &s = c.sections[i];

@@ -146,6 +146,8 @@ struct Cubin {
 /// Sets every section offset, shoff, phoff and fileSize the way ptxas lays a cubin out
 /// (cubin_layout.cpp). Program header contents are not touched.
 void computeLayout(Cubin &c);
+/// Zero bytes ptxas leaves after .shstrtab (cubin_layout.cpp).
+uint64_t shstrtabSlack(const Cubin &c);
 /// Whether computeLayout() would reproduce c's offsets exactly.
 bool layoutMatchesRule(const Cubin &c);
 
