@@ -12,6 +12,7 @@
 #include "driver/compilation.h"
 
 #include "frontend/frontend.h"
+#include "phases/phase_manager.h"
 #include "frontend/ptx_ast.h"
 #include "driver/output_file.h"
 #include "support/knobs.h"
@@ -40,11 +41,11 @@ void printKnobList(std::ostream &os) {
   }
 }
 
-void printPhaseList(std::ostream &os) {
-  os << "ptxas-mini: the phase table is not built into this binary yet\n";
-}
-
 int runCompilation(const Options &opts, DiagEngine &diag) {
+  // Knobs that name phases are checked before any work, so a typo is reported at once.
+  PhaseManager phases(opts.knobs, opts.optLevel, &std::cout, &diag);
+  if (!phases.ok())
+    throw FatalError{"invalid phase name in knobs"}; // the manager has reported it
   frontend::FrontendOptions feOpts;
   feOpts.arch = opts.arch.name();
   std::vector<std::unique_ptr<ptx::Module>> modules;
