@@ -328,6 +328,11 @@ private:
       }
     } else if (op.is<SymbolOperand>()) {
       SymbolOperand &so = op.as<SymbolOperand>();
+      // PTX ISA "Predefined identifiers": WARP_SZ is the warp size as an immediate.
+      if (so.name == "WARP_SZ") {
+        op.value = ImmOperand{32 + so.offset};
+        return;
+      }
       const Sym *s = lookup(sc, so.name);
       if (!s)
         return unknownSym(so.name);
@@ -405,7 +410,7 @@ private:
       return true;
     }
     if (op.is<ImmOperand>())
-      return typeKind(t) != TypeKind::Float && typeKind(t) != TypeKind::Pred;
+      return typeKind(t) != TypeKind::Float; // mov.pred %p, 0 / -1 is fine
     if (op.is<FloatOperand>())
       return typeKind(t) == TypeKind::Float || typeKind(t) == TypeKind::Bit ||
              typeKind(t) == TypeKind::Packed;

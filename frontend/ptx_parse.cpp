@@ -66,13 +66,25 @@ private:
   bool report_ = true;
 };
 
+/// The tree only holds TerminalNodeImpl leaves when it is built (error nodes only appear
+/// in trees that are thrown away), so an exact typeid test replaces dynamic_cast.
+TerminalNode *asToken(ParseTree *t) {
+  return typeid(*t) == typeid(antlr4::tree::TerminalNodeImpl) ? static_cast<TerminalNode *>(t)
+                                                               : nullptr;
+}
 bool isToken(ParseTree *t, size_t type) {
-  auto *tn = dynamic_cast<TerminalNode *>(t);
+  TerminalNode *tn = asToken(t);
   return tn && tn->getSymbol()->getType() == type;
 }
 size_t tokenType(ParseTree *t) {
-  auto *tn = dynamic_cast<TerminalNode *>(t);
+  TerminalNode *tn = asToken(t);
   return tn ? tn->getSymbol()->getType() : 0;
+}
+/// The rule index of a child that is a rule context, or SIZE_MAX.
+size_t ruleOf(ParseTree *t) {
+  if (asToken(t))
+    return SIZE_MAX;
+  return static_cast<ParserRuleContext *>(t)->getRuleIndex();
 }
 
 /// A constant expression's value while it is folded.
@@ -234,45 +246,64 @@ private:
     return Val{};
   }
 
-  /// Folds a left-associative level: child (op child)*.
-  template <class Sub> Val fold(ParserRuleContext *ctx, Sub sub) {
-    Val acc;
-    size_t op = 0;
-    Token *opTok = nullptr;
-    bool first = true;
-    for (ParseTree *ch : ctx->children) {
-      if (auto *tn = dynamic_cast<TerminalNode *>(ch)) {
-        op = tn->getSymbol()->getType();
-        opTok = tn->getSymbol();
-        continue;
-      }
-      Val v = sub(static_cast<ParserRuleContext *>(ch));
-      acc = first ? v : binary(acc, v, op, opTok);
-      first = false;
+  static int precedence(size_t op) {
+    switch (op) {
+    case P::STAR:
+    case P::SLASH: return 4;
+    case P::PLUS:
+    case P::MINUS: return 3;
+    case P::SHL:
+    case P::SHR: return 2;
+    default: return 1; // & ^
     }
-    return acc;
   }
 
+  /// expr : term (binop term)* -- folded with precedence climbing.
   Val expr(P::ExprContext *c) {
-    return fold(c, [&](ParserRuleContext *s) { return shiftE(static_cast<P::ShiftEContext *>(s)); });
+    std::vector<Val> vals;
+    std::vector<std::pair<size_t, Token *>> ops;
+    auto reduce = [&] {
+      Val b = std::move(vals.back());
+      vals.pop_back();
+      Val a = std::move(vals.back());
+      vals.back() = binary(a, b, ops.back().first, ops.back().second);
+      ops.pop_back();
+    };
+    for (ParseTree *ch : c->children) {
+      auto *rc = static_cast<ParserRuleContext *>(ch);
+      if (rc->getRuleIndex() == P::RuleTerm) {
+        vals.push_back(term(static_cast<P::TermContext *>(rc)));
+      } else {
+        TerminalNode *tn = asToken(rc->children[0]);
+        size_t op = tn->getSymbol()->getType();
+        while (!ops.empty() && precedence(ops.back().first) >= precedence(op))
+          reduce();
+        ops.emplace_back(op, tn->getSymbol());
+      }
+    }
+    while (!ops.empty())
+      reduce();
+    return vals.empty() ? Val{} : vals.back();
   }
-  Val shiftE(P::ShiftEContext *c) {
-    return fold(c, [&](ParserRuleContext *s) { return addE(static_cast<P::AddEContext *>(s)); });
-  }
-  Val addE(P::AddEContext *c) {
-    return fold(c, [&](ParserRuleContext *s) { return mulE(static_cast<P::MulEContext *>(s)); });
-  }
-  Val mulE(P::MulEContext *c) {
-    return fold(c,
-                [&](ParserRuleContext *s) { return unaryE(static_cast<P::UnaryEContext *>(s)); });
-  }
-  Val unaryE(P::UnaryEContext *c) {
-    Val v = primary(c->primary());
-    // apply prefix operators right to left
-    for (size_t k = c->children.size() - 1; k-- > 0;) {
-      auto *tn = dynamic_cast<TerminalNode *>(c->children[k]);
-      if (!tn)
-        continue;
+
+  Val term(P::TermContext *c) {
+    // ('-' | '!' | '~')* (INT | DEC_FLOAT | HEX_FLOAT | ID | '(' expr ')')
+    Val v;
+    size_t firstOperand = 0;
+    while (firstOperand < c->children.size()) {
+      size_t t = tokenType(c->children[firstOperand]);
+      if (t != P::MINUS && t != P::BANG && t != P::TILDE)
+        break;
+      ++firstOperand;
+    }
+    ParseTree *p = c->children[firstOperand];
+    if (TerminalNode *tn = asToken(p); tn && tn->getSymbol()->getType() != P::LPAREN)
+      v = atom(tn);
+    else
+      v = expr(static_cast<P::ExprContext *>(c->children[firstOperand + 1]));
+    // prefix operators, innermost first
+    for (size_t k = firstOperand; k-- > 0;) {
+      TerminalNode *tn = asToken(c->children[k]);
       size_t op = tn->getSymbol()->getType();
       if (v.kind == Val::Kind::Int) {
         uint64_t x = static_cast<uint64_t>(v.i);
@@ -291,10 +322,8 @@ private:
     }
     return v;
   }
-  Val primary(P::PrimaryContext *c) {
-    if (c->expr())
-      return expr(c->expr());
-    auto *tn = dynamic_cast<TerminalNode *>(c->children[0]);
+
+  Val atom(TerminalNode *tn) {
     switch (tn->getSymbol()->getType()) {
     case P::INT: return intVal(tn);
     case P::DEC_FLOAT: return floatVal(tn, false);
@@ -334,8 +363,9 @@ private:
     size_t first = tokenType(c->children[0]);
     if (first == P::LPAREN || first == P::LBRACE) {
       std::vector<ptx::Operand> elems;
-      for (P::OperandContext *e : c->operand())
-        elems.push_back(operand(e));
+      for (size_t k = 1; k < c->children.size(); k += 2)
+        if (!asToken(c->children[k]))
+          elems.push_back(operand(static_cast<P::OperandContext *>(c->children[k])));
       if (first == P::LPAREN)
         op.value = ptx::ListOperand{std::move(elems)};
       else
@@ -368,6 +398,8 @@ private:
       op.value = std::move(a);
       return op;
     }
+    if (c->children.size() == 1 && asToken(c->children[0]))
+      return valueOperand(atom(asToken(c->children[0])), op.column);
     auto exprs = c->expr();
     Val v = expr(exprs[0]);
     if (exprs.size() == 2) {
@@ -388,10 +420,15 @@ private:
     ptx::Instruction ins;
     ins.line = line(c);
     ins.column = col(c);
-    if (P::GuardContext *g = c->guard()) {
-      ins.guard = ptx::Guard{g->ID()->getText(), g->BANG() != nullptr};
+    // children: guard? ID (operand (',' operand)*)?
+    size_t k = 0;
+    if (ruleOf(c->children[0]) == P::RuleGuard) {
+      auto *g = static_cast<P::GuardContext *>(c->children[0]);
+      bool neg = g->children.size() == 3;
+      ins.guard = ptx::Guard{g->children.back()->getText(), neg};
+      k = 1;
     }
-    TerminalNode *opTok = c->ID();
+    TerminalNode *opTok = asToken(c->children[k]);
     std::string text = opTok->getText();
     std::vector<std::string_view> words;
     std::string_view rest = text;
@@ -439,8 +476,8 @@ private:
     }
     if (bad)
       return;
-    for (P::OperandContext *o : c->operand())
-      ins.operands.push_back(operand(o));
+    for (size_t j = k + 1; j < c->children.size(); j += 2)
+      ins.operands.push_back(operand(static_cast<P::OperandContext *>(c->children[j])));
     out.push_back(ptx::Statement{std::move(ins)});
   }
 
@@ -513,6 +550,20 @@ private:
       return;
     }
     ptx::InitValue iv;
+    if (c->children.size() == 1 && first != 0) {
+      Val v = atom(asToken(c->children[0]));
+      if (v.kind == Val::Kind::Int) {
+        iv.kind = ptx::InitValue::Kind::Int;
+        iv.intValue = v.i;
+      } else if (v.kind == Val::Kind::Float) {
+        iv.kind = ptx::InitValue::Kind::Float;
+        iv.floatValue = v.f;
+      } else {
+        return;
+      }
+      out.push_back(std::move(iv));
+      return;
+    }
     if (first == P::ID && c->children.size() >= 2 && isToken(c->children[1], P::EQ)) {
       iv.kind = ptx::InitValue::Kind::Field;
       iv.symbol = c->ID(0)->getText();
@@ -621,24 +672,27 @@ private:
   void block(P::BlockContext *c, ptx::Block &b) {
     b.line = line(c);
     b.column = col(c);
-    for (P::StatementContext *s : c->statement())
-      statement(s, b.statements);
+    for (size_t k = 1; k + 1 < c->children.size(); ++k)
+      statement(static_cast<P::StatementContext *>(c->children[k]), b.statements);
   }
 
   void statement(P::StatementContext *c, std::vector<ptx::Statement> &out) {
     ParseTree *first = c->children[0];
-    if (auto *i = dynamic_cast<P::InstructionContext *>(first)) {
-      instruction(i, out);
+    size_t rule = ruleOf(first);
+    if (rule == P::RuleInstruction) {
+      instruction(static_cast<P::InstructionContext *>(first), out);
       return;
     }
-    if (auto *v = dynamic_cast<P::VarDeclContext *>(first)) {
+    if (rule == P::RuleVarDecl) {
+      auto *v = static_cast<P::VarDeclContext *>(first);
       std::vector<ptx::VarDecl> decls;
       varDecl(v, ptx::Linkage::None, decls);
       for (ptx::VarDecl &d : decls)
         out.push_back(ptx::Statement{std::move(d)});
       return;
     }
-    if (auto *bc = dynamic_cast<P::BlockContext *>(first)) {
+    if (rule == P::RuleBlock) {
+      auto *bc = static_cast<P::BlockContext *>(first);
       ptx::Block b;
       block(bc, b);
       out.push_back(ptx::Statement{std::move(b)});
@@ -814,7 +868,7 @@ private:
           iv.kind = ptx::InitValue::Kind::Symbol;
           iv.symbol = v->children[0]->getText();
         } else {
-          Val x = expr(v->expr(0));
+          Val x = expr(v->expr());
           if (x.kind == Val::Kind::Int) {
             iv.kind = ptx::InitValue::Kind::Int;
             iv.intValue = x.i;
@@ -852,7 +906,8 @@ private:
             li < lists.size())
           params = paramList(lists[li++]);
         (seenName ? f.params : f.returns) = std::move(params);
-      } else if (auto *a = dynamic_cast<P::FuncAttrContext *>(ch)) {
+      } else if (ruleOf(ch) == P::RuleFuncAttr) {
+        auto *a = static_cast<P::FuncAttrContext *>(ch);
         ptx::FunctionAttr attr;
         attr.line = line(a);
         if (a->PRAGMA()) {
@@ -868,7 +923,8 @@ private:
           }
         }
         f.attrs.push_back(std::move(attr));
-      } else if (auto *b = dynamic_cast<P::BlockContext *>(ch)) {
+      } else if (ruleOf(ch) == P::RuleBlock) {
+        auto *b = static_cast<P::BlockContext *>(ch);
         f.hasBody = true;
         block(b, f.body);
       }

@@ -40,7 +40,7 @@ sectionDir  : SECTION (DOT_ID | ID) '{' sectionItem* '}' ;
 sectionItem : ID ':'
             | DOT_ID sectionVal (',' sectionVal)*
             ;
-sectionVal  : (DOT_ID | STRING | expr) (('+' | '-') expr)? ;
+sectionVal  : DOT_ID | STRING | expr ;
 
 linkage : VISIBLE | EXTERN | WEAK | COMMON ;
 
@@ -68,6 +68,7 @@ declarator  : ID ('<' INT '>')? arraySuffix* ('=' initializer)? ;
 arraySuffix : '[' INT? ']' ;
 initializer
   : '{' (initializer (',' initializer)*)? '}'
+  | (INT | HEX_FLOAT | DEC_FLOAT)     // fast path: one node per element of big tables
   | ID '=' (ID | expr)                // samplerref fields: filter_mode = linear
   | ID '(' ID ')' (('+' | '-') expr)?  // generic(sym), mask(...)
   | expr
@@ -95,16 +96,15 @@ operand
   : '(' (operand (',' operand)*)? ')'                   // call argument / return list
   | '{' (operand (',' operand)*)? '}'                   // vector
   | '[' operand (',' operand)* ']'                      // address, or [tex, sampler, coords]
+  | (ID | INT | HEX_FLOAT | DEC_FLOAT)                  // fast path: %r1, 42, 0f3F800000, $L
   | expr ('|' expr)?                                    // value; `%p|%q` pair of setp results
   ;
 
-// Constant expressions: two precedence levels are enough for what PTX producers write.
-expr    : shiftE (('&' | '^') shiftE)* ;
-shiftE  : addE (('<<' | '>>') addE)* ;
-addE    : mulE (('+' | '-') mulE)* ;
-mulE    : unaryE (('*' | '/') unaryE)* ;
-unaryE  : ('-' | '!' | '~')* primary ;
-primary : INT | DEC_FLOAT | HEX_FLOAT | ID | '(' expr ')' ;
+// Constant expressions, flat: the builder applies precedence (* / over + - over << >> over
+// & ^), so an operand costs two tree nodes, not one per precedence level.
+expr    : term (binop term)* ;
+binop   : '+' | '-' | '*' | '/' | '<<' | '>>' | '&' | '^' ;
+term    : ('-' | '!' | '~')* (INT | DEC_FLOAT | HEX_FLOAT | ID | '(' expr ')') ;
 
 // ---- Lexer ----------------------------------------------------------------------------------
 VERSION        : '.version' ;
