@@ -954,6 +954,19 @@ ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Mo
       continue;
     }
     std::string_view part = text.substr(ch.begin, ch.end - ch.begin);
+    // PTX is ASCII. The runtime decodes its input as UTF-8 and throws on invalid bytes, so
+    // every byte >= 0x80 becomes \x01: inside comments and strings it is harmless (a
+    // string keeps a placeholder), anywhere else it is a BAD_CHAR token -> syntax error.
+    std::string sanitized;
+    for (unsigned char c : part)
+      if (c >= 0x80) {
+        sanitized.assign(part);
+        for (char &d : sanitized)
+          if (static_cast<unsigned char>(d) >= 0x80)
+            d = '\x01';
+        part = sanitized;
+        break;
+      }
     antlr4::ANTLRInputStream input(part.data(), part.size());
     PTXLexer lexer(&input);
     lexer.setLine(ch.line);
