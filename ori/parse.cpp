@@ -118,6 +118,7 @@ private:
   DiagEngine &diag_;
   bool failed_ = false;
   std::vector<PendingLabel> pending_;
+  llvm::StringMap<uint32_t> blockIndex_; // labels of the current function
   Function *cur_ = nullptr;
 };
 
@@ -592,7 +593,8 @@ bool Parser::parseInstr(Function &f, uint32_t block) {
 
 bool Parser::finishFunction(Function &f) {
   for (const PendingLabel &p : pending_) {
-    int32_t b = f.findBlock(p.name);
+    auto it = blockIndex_.find(p.name);
+    int32_t b = it == blockIndex_.end() ? kNoBlock : static_cast<int32_t>(it->second);
     if (b == kNoBlock) {
       if (!failed_)
         diag_.error(SourceLoc{file_, p.line, p.column},
@@ -604,6 +606,7 @@ bool Parser::finishFunction(Function &f) {
     in.ops[p.operand].reg = static_cast<uint32_t>(b);
   }
   pending_.clear();
+  blockIndex_.clear();
   buildCFG(f);
   f.recomputeRegTable();
   return true;
@@ -636,6 +639,8 @@ bool Parser::run(Program &out) {
         return error(kcol, "expected 'func' or 'kernel' to start a function");
       fn = Function{};
       cur_ = &fn;
+      blockIndex_.clear();
+      pending_.clear();
       fn.isKernel = kw == "kernel";
       skipSpace();
       if (peek() != '@')
@@ -681,7 +686,7 @@ bool Parser::run(Program &out) {
           return errorHere("a block label must be alone on its line");
         if (id.starts_with("SR_") || spellsPhysReg(id) || id.starts_with("c["))
           return error(save, "'" + std::string(id) + "' is reserved and cannot name a block");
-        if (fn.findBlock(id) != kNoBlock)
+        if (!blockIndex_.try_emplace(id, static_cast<uint32_t>(fn.blocks.size())).second)
           return error(save, "block '" + std::string(id) + "' is defined twice in @" + fn.name);
         fn.blocks.emplace_back();
         fn.blocks.back().name = std::string(id);

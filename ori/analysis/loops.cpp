@@ -4,13 +4,12 @@
 /// See loops.h. Loop bodies are found by the classic backward walk from each latch over
 /// predecessors, stopping at the header and ignoring unreachable predecessors. Since natural
 /// loops with distinct headers are either disjoint or nested, the parent of a loop is the
-/// smallest loop containing its header, and depth is the parent's depth plus one.
+/// innermost earlier loop containing its header, and depth is the parent's depth plus one.
+/// Time O(sum of loop sizes + edges), memory O(blocks).
 //===----------------------------------------------------------------------------------===//
 #include "ori/analysis/loops.h"
 
 #include "ori/analysis/rpo.h"
-
-#include "llvm/ADT/BitVector.h"
 
 #include <algorithm>
 #include <map>
@@ -43,48 +42,48 @@ LoopForest computeLoops(const Function &f, const std::vector<uint32_t> &rpo, con
   std::sort(lf.backEdges.begin(), lf.backEdges.end());
   std::sort(lf.irreducibleEdges.begin(), lf.irreducibleEdges.end());
 
-  std::vector<llvm::BitVector> members;
+  // Loop bodies. `stamp[b] == loop index + 1` marks membership of the loop being built, so
+  // one scratch array serves every loop (no per-loop bit vector: memory stays O(blocks)).
+  // Loops are visited in header-RPO order, so every loop containing loop i was built before
+  // it, and the last one built that contains i's header is i's innermost enclosing loop
+  // (containing loops form a chain whose headers appear in RPO from outer to inner).
+  std::vector<uint32_t> stamp(n, 0);
+  std::vector<int32_t> innermostSoFar(n, -1);
   for (auto &[hpos, latches] : latchesByHeaderPos) {
+    uint32_t idx = static_cast<uint32_t>(lf.loops.size());
+    uint32_t mark = idx + 1;
     Loop l;
     l.header = rpo[hpos];
     std::sort(latches.begin(), latches.end());
     latches.erase(std::unique(latches.begin(), latches.end()), latches.end());
     l.latches.assign(latches.begin(), latches.end());
-    llvm::BitVector in(n);
-    in.set(l.header);
+    stamp[l.header] = mark;
+    l.blocks.push_back(l.header);
     std::vector<uint32_t> work;
     for (uint32_t latch : latches)
-      if (!in.test(latch)) {
-        in.set(latch);
+      if (stamp[latch] != mark) {
+        stamp[latch] = mark;
+        l.blocks.push_back(latch);
         work.push_back(latch);
       }
     while (!work.empty()) {
       uint32_t b = work.back();
       work.pop_back();
       for (uint32_t p : f.blocks[b].preds)
-        if (pos[p] >= 0 && !in.test(p)) {
-          in.set(p);
+        if (pos[p] >= 0 && stamp[p] != mark) {
+          stamp[p] = mark;
+          l.blocks.push_back(p);
           work.push_back(p);
         }
     }
-    for (unsigned b : in.set_bits())
-      l.blocks.push_back(b);
-    members.push_back(std::move(in));
-    lf.loops.push_back(std::move(l));
-  }
-
-  // Nesting: loops are in header-RPO order, so any loop containing loop i comes before it.
-  for (size_t i = 0; i < lf.loops.size(); ++i) {
-    Loop &l = lf.loops[i];
-    for (size_t j = 0; j < i; ++j)
-      if (members[j].test(l.header) &&
-          (l.parent < 0 || lf.loops[j].blocks.size() < lf.loops[l.parent].blocks.size()))
-        l.parent = static_cast<int32_t>(j);
+    std::sort(l.blocks.begin(), l.blocks.end());
+    l.parent = innermostSoFar[l.header];
     l.depth = l.parent < 0 ? 1 : lf.loops[l.parent].depth + 1;
     for (uint32_t b : l.blocks)
-      if (lf.innermost[b] < 0 || lf.loops[lf.innermost[b]].depth < l.depth)
-        lf.innermost[b] = static_cast<int32_t>(i);
+      innermostSoFar[b] = static_cast<int32_t>(idx);
+    lf.loops.push_back(std::move(l));
   }
+  lf.innermost = std::move(innermostSoFar);
   for (size_t b = 0; b < n; ++b)
     lf.depth[b] = lf.innermost[b] < 0 ? 0 : lf.loops[lf.innermost[b]].depth;
   return lf;
