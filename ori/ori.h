@@ -176,7 +176,7 @@ struct Operand {
     return o;
   }
   static Operand fixed(RegClass c) { return preg(c, kFixedReg); }
-  static Operand imm32(int64_t v) {
+  static Operand intImm(int64_t v) {
     Operand o;
     o.kind = OperandKind::Imm, o.imm = v;
     return o;
@@ -327,6 +327,8 @@ struct CtrlCode {
   bool operator==(const CtrlCode &o) const = default;
 };
 
+static_assert(sizeof(CtrlCode) == 6, "CtrlCode is meant to stay 6 bytes");
+
 struct Instr {
   Opcode op = Opcode::NOP;
   uint8_t numDefs = 0;
@@ -360,6 +362,8 @@ struct Instr {
   /// Ends the block unconditionally: an unguarded terminator.
   bool isUnconditionalTerminator() const { return info().has(OF_TERM) && !isGuarded(); }
 };
+// Up to 3 modifiers and 4 operands inline; more spill to the heap.
+static_assert(sizeof(Instr) <= 152, "Instr grew: keep the inline operand storage small");
 
 // ---- Blocks, functions, programs ---------------------------------------------------------
 

@@ -333,7 +333,7 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
       int64_t v = 0;
       if (!parseInt(v))
         return false;
-      o = Operand::imm32(v);
+      o = Operand::intImm(v);
     }
   } else if (c == 'c' && peek(1) == '[') {
     pos_ += 2;

@@ -41,13 +41,13 @@ done:  ; preds: loop  succs: -
   b.emit(Opcode::ULDC, {desc}, {Operand::cbank(0, 0x208)}, {Modifier::Size64});
   b.setBlock(loop);
   Operand p0 = b.newReg(RegClass::P);
-  b.emit(Opcode::IADD3, {r0}, {r0, Operand::imm32(0x20), Operand::fixed(RegClass::R)});
+  b.emit(Opcode::IADD3, {r0}, {r0, Operand::intImm(0x20), Operand::fixed(RegClass::R)});
   b.emit(Opcode::ISETP, {p0}, {r0, Operand::cbank(0, 0x220), Operand::fixed(RegClass::P)},
          {Modifier::LT, Modifier::U32, Modifier::AND});
   b.emitGuarded(p0, false, Opcode::BRA, {}, {Operand::block(loop)});
   b.setBlock(done);
   Operand addr = b.newReg(RegClass::R, 2);
-  b.emit(Opcode::IMAD, {addr}, {r0, Operand::imm32(4), Operand::cbank(0, 0x210)},
+  b.emit(Opcode::IMAD, {addr}, {r0, Operand::intImm(4), Operand::cbank(0, 0x210)},
          {Modifier::WIDE, Modifier::U32});
   b.emit(Opcode::STG, {}, {Operand::mem(addr, 0, desc), r0}, {Modifier::E});
   b.emit(Opcode::EXIT, {}, {});

@@ -124,12 +124,12 @@ TEST(OriRoundTrip, FunctionBuiltThroughTheApiParsesBackToEqualOperands) {
   Operand p = f.newReg(RegClass::P);
   Instr mov(Opcode::MOV);
   mov.addDef(r);
-  mov.addUse(Operand::imm32(INT64_MIN));
+  mov.addUse(Operand::intImm(INT64_MIN));
   Instr mov2(Opcode::MOV);
   Operand w3 = wide;
   w3.sub = 3;
   mov2.addDef(w3);
-  mov2.addUse(Operand::imm32(INT64_MAX));
+  mov2.addUse(Operand::intImm(INT64_MAX));
   Instr ld(Opcode::LDG);
   ld.mods.push_back(Modifier::E);
   ld.mods.push_back(Modifier::Size128);
