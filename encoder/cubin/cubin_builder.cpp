@@ -265,6 +265,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       return std::nullopt;
     }
   }
+  if (m.debug != ModuleInfo::Debug::None) {
+    // e_flags would announce .debug_line / .nv_debug_* sections the builder does not write;
+    // cuobjdump rejects such a file ("Invalid ELF").
+    error = "-lineinfo / -g cubins need debug sections the builder does not produce yet";
+    return std::nullopt;
+  }
   if (fns.empty()) {
     error = "a cubin needs at least one function";
     return std::nullopt;
@@ -530,8 +536,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x05, {(*f.maxntid)[0], (*f.maxntid)[1], (*f.maxntid)[2]}));
     if (f.reqntid)
       a.push_back(sval(0x10, {(*f.reqntid)[0], (*f.reqntid)[1], (*f.reqntid)[2]}));
-    if (f.hasCalls)
-      a.push_back(sval(0x1e, {0}));
+    if (f.crsStackSize)
+      a.push_back(sval(0x1e, {*f.crsStackSize}));
     if (f.isKernel && f.paramBytes) {
       a.push_back(hval(0x19, static_cast<uint16_t>(f.paramBytes)));
       a.push_back(sval(0x0a, {static_cast<uint32_t>(const0Sym[i]), kParamBase | f.paramBytes << 16}));

@@ -63,7 +63,8 @@ struct FunctionInfo {
   /// Code offset where the frame's CFA rule starts (after the stack-pointer set-up). When
   /// absent: 16 bytes after the first EXIT (what ptxas emits for frameless kernels).
   std::optional<uint32_t> cfaStart;
-  bool hasCalls = false;         ///< CRS_STACK_SIZE 0 and a .rel(a).text section
+  bool hasCalls = false;         ///< calls a function: a .rel(a).text section
+  std::optional<uint32_t> crsStackSize; ///< CRS_STACK_SIZE (calls, setmaxnreg, ...)
   std::optional<std::array<uint32_t, 3>> maxntid, reqntid, clusterDims;
   bool explicitCluster = false;  ///< .explicitcluster (EXPLICIT_CLUSTER, no payload)
   std::optional<uint32_t> maxClusterRank;

@@ -180,7 +180,7 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
           f.maxClusterRank = a.u32(0);
           break;
         case 0x1e:
-          f.hasCalls = true;
+          f.crsStackSize = a.u32(0);
           break;
         default:
           if (!kDerived.count(a.attr))
@@ -193,12 +193,14 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       f.sharedBytes = static_cast<uint32_t>(sh->size >= 0x400 ? sh->size - 0x400 : 0);
       f.sharedAlign = static_cast<uint32_t>(sh->align);
     }
+    // A .rela.text section without shared memory means calls (the builder only needs to
+    // know whether one is there).
     if (c.find(".rela.text." + f.name))
-      f.hasCalls = f.hasCalls || !f.usesShared; // only the presence matters to the builder
-    // A function with a frame: where the CFA rule starts is a code position the compiler
-    // knows (after the stack-pointer set-up); read it from ptxas's FDE.
-    if (f.frameSize)
-      f.cfaStart = cfaStartFromFde(c, sym);
+      f.hasCalls = !f.usesShared;
+    // Where the CFA rule starts is a code position only the compiler knows (ptxas picks
+    // it: after the first block's EXIT, at a CALL, after the stack set-up); read it from
+    // ptxas's FDE. The builder still has to encode the FDE around it.
+    f.cfaStart = cfaStartFromFde(c, sym);
     if (const Section *rt = c.find(".rela.text." + f.name))
       for (const Relocation &r : rt->relocations)
         f.relocations.push_back({r.offset, r.type,
