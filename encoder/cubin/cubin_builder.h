@@ -75,6 +75,16 @@ struct FunctionInfo {
   std::vector<CodeReloc> relocations; ///< relocatable output only
 };
 
+/// A module-scope variable (.global / .const), in PTX declaration order.
+struct GlobalVar {
+  std::string name;
+  enum class Space { Global, Const } space = Space::Global;
+  uint32_t size = 0, align = 4;
+  std::vector<uint8_t> init; ///< empty: zero-initialised (.global -> .nv.global NOBITS)
+  /// Code reaches it through a 64-bit address slot in .nv.constant4 (executables).
+  bool addressSlot = false;
+};
+
 struct ModuleInfo {
   unsigned sm = 90;               ///< target SM number (e_flags bits 8-15)
   bool archSpecific = false;      ///< sm_90a: .nv.compat CUDA_ACCELERATOR_TARGET = 1
@@ -86,6 +96,7 @@ struct ModuleInfo {
   bool usesTensormap = false;
   /// Functions in PTX definition order. ptxas emits them in reverse.
   std::vector<FunctionInfo> functions;
+  std::vector<GlobalVar> globals; ///< executables only (relocatable globals: not yet)
 };
 
 /// Builds the model of the cubin; nullopt + error when the description is inconsistent
