@@ -190,6 +190,8 @@ bool parseRawWords(const std::string &data, const std::string &file, std::vector
   RawWord cur{};
   while (std::getline(in, line)) {
     ++lineNo;
+    if (size_t sl = line.find("//"); sl != std::string::npos)
+      line.erase(sl);
     uint64_t addr;
     if (takeAddress(line, addr) && !haveLow)
       pc = addr;

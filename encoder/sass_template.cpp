@@ -359,6 +359,7 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
       else if (a == "+") p.offset = true;
       else if (a == "d") p.decimal = true;
       else if (a == "r-") p.reuseBit = -1;
+      else if (a[0] == '^') { unsigned x = 0; ok = parseUnsigned(a.substr(1), x); p.xorValue = x; }
       else if (a[0] == '-') ok = takeBit(p.negBit);
       else if (a[0] == '|') ok = takeBit(p.absBit);
       else if (a[0] == '~') ok = takeBit(p.invBit);
@@ -415,7 +416,7 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
   case PieceKind::Pred:
   case PieceKind::UPred:
   case PieceKind::Bar: {
-    std::string core = regText(p.kind, w.get(p.field));
+    std::string core = regText(p.kind, w.get(p.field) ^ p.xorValue);
     if (bitSet(p.absBit))
       core = "|" + core + "|";
     std::string s;
@@ -489,7 +490,8 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
   }
   case PieceKind::Target: {
     unsigned width = 0;
-    int64_t units = signExtend(targetValue(p, w, width), width);
+    uint64_t rawUnits = targetValue(p, w, width);
+    int64_t units = signExtend(rawUnits, width);
     return formatHex(int64_t(env.pc) + 16 + 4 * units);
   }
   }
@@ -563,7 +565,7 @@ struct Matcher {
       if (!n)
         return false;
       i += n;
-      w.set(p.field, v);
+      w.set(p.field, v ^ p.xorValue);
       if (p.absBit >= 0 && w.bit(unsigned(p.absBit))) {
         if (i >= s.size() || s[i] != '|')
           return false;

@@ -11,7 +11,8 @@
 ///
 ///   {R@lo}  {UR@lo}  {P@lo}  {UP@lo}  {B@lo/w}   a register field (RZ/URZ/PT/UPT for all ones)
 ///       attributes: -N (bit N prints '-'), |N (abs), ~N (bitwise not), !N (predicate not),
-///       rN (bit N prints '.reuse'; R@24/32/64 default to 122/123/124), r- (no reuse bit)
+///       rN (bit N prints '.reuse'; R@24/32/64 default to 122/123/124), r- (no reuse bit),
+///       ^V (the field holds the register number XOR V)
 ///   {I@lo/w}     integer, printed in hex; `s` signed, `+` an address offset (omitted when 0,
 ///                else `+0x10` / `+-0x10`), `d` decimal
 ///   {F@lo}       f32 immediate;  {D@lo} f64 whose upper 32 bits are the field;
@@ -47,6 +48,7 @@ struct Piece {
   BitRange field2;                  ///< Target: the high part
   int negBit = -1, absBit = -1, invBit = -1, notBit = -1, reuseBit = -1;
   bool flagWhenZero = false;        ///< Flag printed when the bit is 0
+  uint64_t xorValue = 0;            ///< register fields stored inverted (`^7`)
   bool isSigned = false, offset = false, decimal = false;
   std::vector<std::string> alts;    ///< Enum alternatives by value
   // Addr: the terms of an address, each optional (width 0 = not in this form)
