@@ -14,7 +14,8 @@
 
 namespace ptxmini::enc {
 
-bool parseBitSpec(std::string_view spec, Word128 &mask, Word128 &value, std::string &err) {
+bool parseBitSpec(std::string_view spec, Word128 &mask, Word128 &value, std::string &err,
+                  std::vector<FieldCond> *conds) {
   size_t i = 0;
   while (i < spec.size()) {
     while (i < spec.size() && spec[i] == ' ')
@@ -31,7 +32,25 @@ bool parseBitSpec(std::string_view spec, Word128 &mask, Word128 &value, std::str
       err = "missing '=' in '" + item + "'";
       return false;
     }
-    std::string range = item.substr(0, eq);
+    bool negated = eq > 0 && item[eq - 1] == '!';
+    std::string range = item.substr(0, negated ? eq - 1 : eq);
+    bool pow2 = item.compare(eq + 1, std::string::npos, "pow2") == 0;
+    if ((negated || pow2) && conds) {
+      unsigned clo = unsigned(std::strtoul(range.c_str(), nullptr, 10));
+      auto cd = range.find('-');
+      unsigned chi = cd == std::string::npos ? clo : unsigned(std::strtoul(range.c_str() + cd + 1, nullptr, 10));
+      FieldCond c;
+      c.range = BitRange{uint16_t(clo), uint16_t(chi - clo + 1)};
+      c.pow2 = pow2;
+      if (negated)
+        c.notValue = std::strtoull(item.c_str() + eq + 1, nullptr, 0);
+      if (chi < clo || !c.range.valid()) {
+        err = "bad condition '" + item + "'";
+        return false;
+      }
+      conds->push_back(c);
+      continue;
+    }
     char *end = nullptr;
     unsigned long long v = std::strtoull(item.c_str() + eq + 1, &end, 0);
     if (*end != 0) {
@@ -72,7 +91,7 @@ Isa::Isa(const targets::IsaTables &tables, std::vector<std::string> &errors) : t
       f.uniformGuard = true;
       fixed.erase(u, 6);
     }
-    if (!parseBitSpec(row.match, f.matchMask, f.matchValue, err) ||
+    if (!parseBitSpec(row.match, f.matchMask, f.matchValue, err, &f.conds) ||
         !parseBitSpec(fixed, f.fixedMask, f.fixedValue, err)) {
       errors.push_back(where() + err);
       continue;

@@ -17,9 +17,22 @@
 
 namespace ptxmini::enc {
 
+/// A selecting condition that is not a plain bit value: `LO-HI=pow2` (the field holds a power
+/// of two) or `LO-HI!=V` (it does not hold V). Needed for nvdisasm's IMAD.SHL alias.
+struct FieldCond {
+  BitRange range;
+  bool pow2 = false;
+  uint64_t notValue = 0;
+  bool holds(const Word128 &w) const {
+    uint64_t v = w.get(range);
+    return pow2 ? (v != 0 && (v & (v - 1)) == 0) : v != notValue;
+  }
+};
+
 struct Form {
   uint16_t opcode = 0;
   Word128 matchMask, matchValue; ///< extra selecting bits
+  std::vector<FieldCond> conds;  ///< extra selecting conditions
   Word128 fixedMask, fixedValue; ///< unprinted bits ptxas sets
   Template tmpl;
   bool uniformGuard = false;     ///< the guard is a UP register (`UGUARD` in fixed)
@@ -49,6 +62,7 @@ private:
 };
 
 /// Parses "LO-HI=V BIT=V ..." into mask/value; false on a malformed spec.
-bool parseBitSpec(std::string_view spec, Word128 &mask, Word128 &value, std::string &err);
+bool parseBitSpec(std::string_view spec, Word128 &mask, Word128 &value, std::string &err,
+                  std::vector<FieldCond> *conds = nullptr);
 
 } // namespace ptxmini::enc

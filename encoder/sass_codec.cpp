@@ -46,13 +46,20 @@ bool parseGuard(std::string_view &text, unsigned &pred, bool &neg, bool &uniform
   return false;
 }
 
+bool condsHold(const Form &f, const Word128 &w) {
+  for (const auto &c : f.conds)
+    if (!c.holds(w))
+      return false;
+  return true;
+}
+
 } // namespace
 
 std::optional<std::string> decodeText(const Isa &isa, const Word128 &w, uint64_t pc) {
   TemplateEnv env{&isa.tables(), pc};
   for (size_t fi : isa.byOpcode(uint16_t(w.get(volta::kOpcode)))) {
     const Form &f = isa.forms()[fi];
-    if ((w & f.matchMask) != f.matchValue)
+    if ((w & f.matchMask) != f.matchValue || !condsHold(f, w))
       continue;
     auto body = render(f.tmpl, w, env);
     if (!body)
@@ -94,7 +101,7 @@ bool encodeText(const Isa &isa, std::string_view text, uint64_t pc, Word128 &out
     w.set(volta::kOpcode, f.opcode);
     w.set(volta::kGuardPred, pred);
     w.set(volta::kGuardNeg, neg ? 1 : 0);
-    if (match(f.tmpl, rest, env, w)) {
+    if (match(f.tmpl, rest, env, w) && condsHold(f, w)) {
       out = w;
       return true;
     }

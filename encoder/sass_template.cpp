@@ -155,8 +155,13 @@ std::string formatF32(uint32_t bits) {
   if (std::isinf(f))
     return f > 0 ? "+INF" : "-INF";
   if (std::isnan(f))
-    return (bits >> 31) ? "-QNAN" : "+QNAN"; // GUESS: spelling of NaN immediates
-  return withPrecision("%.20g", double(f));
+    return (bits >> 31) ? "-QNAN" : "+QNAN"; // HW: 0xffc00000 prints -QNAN (MUFU.RSQ)
+  std::string g = withPrecision("%.20g", double(f));
+  // HW: 2^64 prints as 1.84467440737095516160e+19: long integers switch to %.20e.
+  // GUESS: the switch point (more than 17 digits).
+  if (g.find_first_of(".e") == std::string::npos && g.size() - (g[0] == '-' ? 1 : 0) > 17)
+    return withPrecision("%.20e", double(f));
+  return g;
 }
 
 // HW: f64 immediates (the upper 32 bits of the double) print as %g when that is exact
@@ -315,7 +320,7 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
       return std::nullopt;
     }
     t.owned = t.owned | Word128::mask(p.field);
-    if (p.kind == PieceKind::Target) {
+    if (p.kind == PieceKind::Target || p.kind == PieceKind::Int) {
       auto comma = rangeText.find(',');
       if (comma != std::string_view::npos) {
         if (!parseRange(rangeText.substr(comma + 1), 48, p.field2)) {
@@ -433,7 +438,12 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
   }
   case PieceKind::Int: {
     uint64_t raw = w.get(p.field);
-    int64_t v = p.isSigned ? signExtend(raw, p.field.width) : int64_t(raw);
+    unsigned width = p.field.width;
+    if (p.field2.width) {
+      raw |= w.get(p.field2) << p.field.width;
+      width += p.field2.width;
+    }
+    int64_t v = p.isSigned ? signExtend(raw, width) : int64_t(raw);
     if (p.offset) {
       if (v == 0)
         return std::string();
@@ -605,8 +615,11 @@ struct Matcher {
       if (*end != 0 || (!p.decimal && std::strncmp(digits, "0x", 2) != 0))
         return false;
       int64_t v = neg ? -int64_t(mag) : int64_t(mag);
-      uint64_t raw = uint64_t(v) & p.field.maxValue();
-      if (!w.set(p.field, raw))
+      unsigned width = p.field.width + p.field2.width;
+      uint64_t raw = width >= 64 ? uint64_t(v) : uint64_t(v) & ((1ULL << width) - 1);
+      if (!w.set(p.field, raw & p.field.maxValue()))
+        return false;
+      if (p.field2.width && !w.set(p.field2, raw >> p.field.width))
         return false;
       auto back = renderPiece(p, w, env);
       std::string expect = std::string(s.substr(0, e));

@@ -13,7 +13,7 @@
 ///       attributes: -N (bit N prints '-'), |N (abs), ~N (bitwise not), !N (predicate not),
 ///       rN (bit N prints '.reuse'; R@24/32/64 default to 122/123/124), r- (no reuse bit),
 ///       ^V (the field holds the register number XOR V)
-///   {I@lo/w}     integer, printed in hex; `s` signed, `+` an address offset (omitted when 0,
+///   {I@lo/w[,lo/w]}  integer (a second range holds the high bits), printed in hex; `s` signed, `+` an address offset (omitted when 0,
 ///                else `+0x10` / `+-0x10`), `d` decimal
 ///   {F@lo}       f32 immediate;  {D@lo} f64 whose upper 32 bits are the field;
 ///   {H@lo}       f16 immediate
@@ -45,7 +45,7 @@ struct Piece {
   PieceKind kind = PieceKind::Lit;
   std::string lit;                  ///< Lit text, or the Flag text
   BitRange field;
-  BitRange field2;                  ///< Target: the high part
+  BitRange field2;                  ///< Target/Int: the high part
   int negBit = -1, absBit = -1, invBit = -1, notBit = -1, reuseBit = -1;
   bool flagWhenZero = false;        ///< Flag printed when the bit is 0
   uint64_t xorValue = 0;            ///< register fields stored inverted (`^7`)

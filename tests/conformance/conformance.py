@@ -21,6 +21,7 @@ import argparse
 import collections
 import concurrent.futures
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -62,6 +63,23 @@ def collect(ptx, arch, tmp):
     return ptx, sassref.disasm_raw(blob, sassref.sm_flag(arch)), ""
 
 
+def collect_all(a, jobs, words):
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        results = list(ex.map(lambda j: (j[1],) + collect(j[0], j[1], tmp), jobs))
+    refused = 0
+    for arch, ptx, got, err in results:
+        if got is None:
+            refused += 1
+            continue
+        for addr, text, lo, hi in got:
+            k = (arch, norm(text), lo, hi)
+            if k in words:
+                words[k][0] += 1
+            else:
+                words[k] = [1, addr]
+    return refused
+
+
 def run_tool(args, inp):
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write(inp)
@@ -81,6 +99,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--min", type=float, default=0.0, help="required byte/text-exact percentage")
     ap.add_argument("--show", type=int, default=60, help="failing forms to list")
+    ap.add_argument("--cache", help="keep the reference words in this file (pickle) and reuse them")
+    ap.add_argument("--dump-failing", help="write one 'lo hi text' example per failing form")
     ap.add_argument("paths", nargs="*")
     a = ap.parse_args()
 
@@ -109,19 +129,16 @@ def main():
 
     # (arch, text, lo, hi) -> [count, addr]
     words = collections.OrderedDict()
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        results = list(ex.map(lambda j: (j[1],) + collect(j[0], j[1], tmp), jobs))
-    refused = 0
-    for arch, ptx, got, err in results:
-        if got is None:
-            refused += 1
-            continue
-        for addr, text, lo, hi in got:
-            k = (arch, norm(text), lo, hi)
-            if k in words:
-                words[k][0] += 1
-            else:
-                words[k] = [1, addr]
+    if a.cache and os.path.exists(a.cache):
+        with open(a.cache, "rb") as f:
+            words, njobs, refused = pickle.load(f)
+        jobs = [None] * njobs
+    else:
+        refused = collect_all(a, jobs, words)
+        if a.cache:
+            with open(a.cache, "wb") as f:
+                pickle.dump((words, len(jobs), refused), f)
+
 
     total = sum(v[0] for v in words.values())
     byte_ok = text_ok = 0
@@ -157,6 +174,8 @@ def main():
             else:
                 f = fails["asm  " + key_form]
                 f[0] += cnt
+                if len(f) == 2:
+                    f.append((k[2], k[3], k[1]))
                 if f[1] is None:
                     if w is None:
                         f[1] = "%s  <- %s" % (k[1], msg)
@@ -174,6 +193,8 @@ def main():
             else:
                 f = fails["text " + key_form]
                 f[0] += cnt
+                if len(f) == 2:
+                    f.append((k[2], k[3], k[1]))
                 if f[1] is None:
                     f[1] = "want '%s' got '%s'" % (k[1], dtext)
 
@@ -183,7 +204,11 @@ def main():
     print("byte-exact:  %d (%.2f%%)" % (byte_ok, pct(byte_ok)))
     print("text-exact:  %d (%.2f%%)" % (text_ok, pct(text_ok)))
     print("failing forms (count, kind, opcode, mnemonic, example):")
-    for name, (cnt, ex) in sorted(fails.items(), key=lambda kv: (-kv[1][0], kv[0]))[:a.show]:
+    if a.dump_failing:
+        with open(a.dump_failing, "w") as f:
+            for name, v in sorted(fails.items(), key=lambda kv: (-kv[1][0], kv[0])):
+                f.write("%d %s 0x%x 0x%x %s\n" % (v[0], name.split()[0], v[2][0], v[2][1], v[2][2]))
+    for name, (cnt, ex, *_rest) in sorted(fails.items(), key=lambda kv: (-kv[1][0], kv[0]))[:a.show]:
         print("  %6d  %s   %s" % (cnt, name, ex))
     if len(fails) > a.show:
         print("  ... %d more forms" % (len(fails) - a.show))
