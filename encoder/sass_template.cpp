@@ -136,6 +136,17 @@ std::string withPrecision(const char *fmt, double d) {
   return buf;
 }
 
+// HW: nvdisasm 13.2 prints float immediates (f32 and the f64 upper halves alike) as C's
+// %.20g (0.5, 105615, -12583039, 1.175494350822287508e-38, -11.09999847412109375) but
+// switches to %.20e for large magnitudes (1.84467440737095516160e+19,
+// -4.76741304320000000000e+10, 6.75539944105574400000e+15). GUESS: the switch is at 1e10
+// (observed: 1.26e7 plain, 4.77e10 exponent).
+std::string formatFloat(double d) {
+  if (std::fabs(d) >= 1e10)
+    return withPrecision("%.20e", d);
+  return withPrecision("%.20g", d);
+}
+
 } // namespace
 
 std::string formatHex(int64_t v) {
@@ -156,12 +167,7 @@ std::string formatF32(uint32_t bits) {
     return f > 0 ? "+INF" : "-INF";
   if (std::isnan(f))
     return (bits >> 31) ? "-QNAN" : "+QNAN"; // HW: 0xffc00000 prints -QNAN (MUFU.RSQ)
-  std::string g = withPrecision("%.20g", double(f));
-  // HW: 2^64 prints as 1.84467440737095516160e+19: long integers switch to %.20e.
-  // GUESS: the switch point (more than 17 digits).
-  if (g.find_first_of(".e") == std::string::npos && g.size() - (g[0] == '-' ? 1 : 0) > 17)
-    return withPrecision("%.20e", double(f));
-  return g;
+  return formatFloat(double(f));
 }
 
 // HW: f64 immediates (the upper 32 bits of the double) print as %g when that is exact
@@ -174,10 +180,7 @@ std::string formatF64High(uint32_t hiBits) {
     return d > 0 ? "+INF" : "-INF";
   if (std::isnan(d))
     return (hiBits >> 31) ? "-QNAN" : "+QNAN"; // GUESS
-  std::string shortText = withPrecision("%g", d);
-  if (std::strtod(shortText.c_str(), nullptr) == d)
-    return shortText;
-  return withPrecision("%.20e", d);
+  return formatFloat(d);
 }
 
 std::string formatF16(uint16_t h) {
@@ -491,9 +494,10 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
     }
     if (p.aImm.width) {
       int64_t v = signExtend(w.get(p.aImm), p.aImm.width);
-      if (v != 0 || s.empty())
+      if (v != 0)
         s += (s.empty() ? "" : "+") + formatHex(v);
     }
+    // HW: an address with nothing in it prints as RZ (`LDS R11, [RZ]`, `c[0x0][RZ]`).
     if (s.empty())
       s = "RZ";
     return s;
