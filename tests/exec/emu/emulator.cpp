@@ -5,6 +5,8 @@
 #include "tests/exec/emu/ops.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -244,6 +246,8 @@ uint8_t* Exec::mem(int lane, char space, uint64_t addr, uint32_t n) {
 
 // ---- emulator -----------------------------------------------------------------------------
 Emulator::Emulator(const KernelImage& k, GlobalMemory& g) : k_(k), g_(g) {
+  const char* tr = std::getenv("PTXMINI_EMU_TRACE");
+  trace_ = tr && *tr == '1';
   code_.resize(k.insts.size());
   handler_.assign(k.insts.size(), -1);
   parse_err_.resize(k.insts.size());
@@ -336,7 +340,9 @@ bool Emulator::release_waits(Warp& w) {
   for (int l = 0; l < 32; ++l) {
     Thread& t = w.t[l];
     if (t.state != Thread::AtBsync && t.state != Thread::AtWarpSync) continue;
-    uint32_t m = t.wait_mask & w.exists;
+    // BSYNC waits on the barrier register's current value: threads that BREAK out after this
+    // thread arrived are no longer waited for.
+    uint32_t m = (t.state == Thread::AtBsync ? t.B[t.wait_bar] : t.wait_mask) & w.exists;
     bool ok = true;
     for (int u = 0; u < 32 && ok; ++u) {
       if (!(m >> u & 1)) continue;
@@ -386,11 +392,18 @@ bool Emulator::step_warp(Cta& cta, Warp& w) {
   }
   if (!active) return true;
   stats_.thread_insts += static_cast<uint64_t>(__builtin_popcount(active));
+  if (trace_)
+    std::fprintf(stderr, "cta(%u,%u,%u) w%u %04x mask %08x %s\n", cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], w.id, minpc,
+                 active, in.text.c_str());
+  const OpRow& row = op_table()[handler_[idx]];
+  if (!(row.flags & kWarpWide) && !in.ops.empty() &&
+      (in.ops[0].kind == OpndKind::UReg || in.ops[0].kind == OpndKind::UPred))
+    active &= ~active + 1;  // uniform datapath: once per warp, for the lowest active lane
   Exec e{*this, cta, w, in, active, {}};
   for (int l = 0; l < 32; ++l) e.next_pc[l] = minpc + 16;
-  op_table()[handler_[idx]].fn(e);
+  row.fn(e);
   for (int l = 0; l < 32; ++l)
-    if (active >> l & 1) w.t[l].pc = e.next_pc[l];
+    if (group >> l & 1 && w.t[l].pc == minpc) w.t[l].pc = (active >> l & 1) ? e.next_pc[l] : minpc + 16;
   return true;
 }
 

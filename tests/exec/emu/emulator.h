@@ -65,7 +65,8 @@ struct ExecStats {
 struct Thread {
   uint32_t pc = 0;
   enum State : uint8_t { Ready, Exited, AtBar, AtBsync, AtWarpSync } state = Ready;
-  uint32_t wait_mask = 0;  // AtBsync / AtWarpSync: threads to wait for
+  uint32_t wait_mask = 0;  // AtWarpSync: threads to wait for
+  int wait_bar = 0;        // AtBsync: the convergence barrier register waited on
   std::array<uint32_t, 256> R{};
   uint8_t P = 0x80;        // bit i = Pi, bit 7 = PT
   std::array<uint32_t, 16> B{};
@@ -157,6 +158,7 @@ class Emulator {
   std::vector<SassInst> code_;        // by pc/16
   std::vector<int> handler_;          // index into the opcode table, -1 = slot has no instruction
   std::vector<std::string> parse_err_;
+  bool trace_ = false;     // PTXMINI_EMU_TRACE=1: print every issued instruction to stderr
 };
 
 }  // namespace ptxmini::exec

@@ -9,7 +9,7 @@ namespace {
 // Several rows share a handler, so declarations are deduplicated by the compiler; the table
 // itself is one entry per row.
 const OpRow kRows[] = {
-#define OP(NAME, FN, MODS) {#NAME, &FN, MODS},
+#define OP(NAME, FN, MODS, FLAGS) {#NAME, &FN, MODS, FLAGS},
 #include "tests/exec/emu/opcodes.def"
 #undef OP
 };

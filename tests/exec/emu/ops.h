@@ -9,10 +9,13 @@ namespace ptxmini::exec {
 
 using OpHandler = void (*)(Exec&);
 
+inline constexpr unsigned kWarpWide = 1;  // handler combines the lanes of the group
+
 struct OpRow {
   const char* name;
   OpHandler fn;
   const char* mods;  // space-separated modifiers the handler understands
+  unsigned flags;
 };
 
 const OpRow* op_table();
@@ -22,7 +25,7 @@ int find_op(const std::string& opcode);
 // True if every modifier of `in` is listed in `row.mods`; else sets `bad`.
 bool mods_known(const OpRow& row, const SassInst& in, std::string& bad);
 
-#define OP(NAME, FN, MODS) void FN(Exec&);
+#define OP(NAME, FN, MODS, FLAGS) void FN(Exec&);
 #include "tests/exec/emu/opcodes.def"
 #undef OP
 

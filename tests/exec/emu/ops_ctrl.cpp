@@ -33,6 +33,13 @@ void op_bra(Exec& e) {
   });
 }
 
+// BRX Ra imm: indirect branch to (pc + 16) + Ra + imm (HW: "BRX R4 -0x2f0" at 0x2e0 with R4 loaded
+// from a jump table in c[0x2] holding section offsets, observed in ptxas 13.0 output).
+void op_brx(Exec& e) {
+  if (e.nops() != 2) e.trap("BRX operand count");
+  e.each([&](int l) { e.next_pc[l] = e.in.pc + 16 + e.u32(l, e.op(0)) + static_cast<uint32_t>(e.u32(l, e.op(1))); });
+}
+
 void op_exit(Exec& e) {
   e.each([&](int l) { e.w.t[l].state = Thread::Exited; });
 }
@@ -48,7 +55,7 @@ void op_bsync(Exec& e) {
   int b = e.op(0).reg;
   e.each([&](int l) {
     e.w.t[l].state = Thread::AtBsync;
-    e.w.t[l].wait_mask = e.w.t[l].B[b];
+    e.w.t[l].wait_bar = b;
   });
 }
 

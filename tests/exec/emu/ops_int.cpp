@@ -77,8 +77,9 @@ void op_viadd(Exec& e) {
 }
 
 // IMAD d, [Pco,] a, b, c [, Pci]: d = a*b + c (+carry with .X). .WIDE: 64-bit d and c,
-// signed unless .U32. .HI: d = high 32 bits of a*b, plus c (GUESS: c added after the high
-// part; ptxas uses .HI with c = RZ or for 64-bit multiply chains).
+// signed unless .U32. .HI: d = high 32 bits of (a*b + c) where c is a 64-bit register pair
+// (HW: ptxas divides by 7 with "IMAD.HI R4, R3, -0x6db6db6d, R2" after R2 = 0, i.e. c = x<<32
+// adds x to the high word; confirmed by the int_arith/setp_selp exec tests).
 void op_imad(Exec& e) {
   Layout L = layout(e);
   if (L.src.size() < 2) e.trap("IMAD needs sources");
@@ -89,15 +90,15 @@ void op_imad(Exec& e) {
     uint64_t carry = 0;
     if (x) for (size_t p : L.psrc) carry += e.pred(l, e.op(p)) ? 1 : 0;
     uint64_t prod = u ? uint64_t{a} * b : static_cast<uint64_t>(int64_t{static_cast<int32_t>(a)} * static_cast<int32_t>(b));
-    if (wide) {
+    if (wide || hi) {
       uint64_t c = has_c ? e.u64(l, e.op(L.src[2])) : 0;
       unsigned __int128 s = static_cast<unsigned __int128>(prod) + c + carry;
-      e.set64(l, e.op(L.dst), static_cast<uint64_t>(s));
+      if (wide) e.set64(l, e.op(L.dst), static_cast<uint64_t>(s));
+      else e.set(l, e.op(L.dst), static_cast<uint32_t>(static_cast<uint64_t>(s) >> 32));
       if (!L.pdst.empty()) e.setp(l, e.op(L.pdst[0]), (s >> 64) != 0);
     } else {
       uint64_t c = has_c ? e.i32(l, e.op(L.src[2])) : 0;
-      uint64_t base = hi ? (prod >> 32) : (prod & 0xffffffffu);
-      uint64_t s = base + c + carry;
+      uint64_t s = (prod & 0xffffffffu) + c + carry;
       e.set(l, e.op(L.dst), static_cast<uint32_t>(s));
       if (!L.pdst.empty()) e.setp(l, e.op(L.pdst[0]), (s >> 32) != 0);
     }

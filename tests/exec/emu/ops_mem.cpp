@@ -120,6 +120,22 @@ void op_ldc(Exec& e) {
 void op_atom(Exec& e) {
   char sp = space_of(e.in.opcode);
   if (e.in.opcode == "RED") sp = 'f';
+  if (e.in.has("POPC")) {
+    // ATOMS.POPC.INC.32 d, [a]: every lane of the group adds one (the hardware aggregates the
+    // group's population count into one update); d gets the value before this lane's increment.
+    // GUESS: the per-lane return value order (lane order), not observed being used.
+    if (!e.in.has("INC")) e.trap("ATOMS.POPC without INC is not modelled");
+    size_t mi = mem_index(e);
+    e.each([&](int l) {
+      uint8_t* p = e.mem(l, 's', e.address(l, e.op(mi), false), 4);
+      uint32_t old;
+      std::memcpy(&old, p, 4);
+      uint32_t nv = old + 1;
+      std::memcpy(p, &nv, 4);
+      if (mi > 0) e.set(l, e.op(mi - 1), old);
+    });
+    return;
+  }
   std::string opn = e.in.pick({"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS"});
   if (opn.empty()) e.trap("atomic operation missing");
   bool f32 = e.in.has("F32"), f64 = e.in.has("F64");

@@ -237,6 +237,12 @@ bool parse_sass(const std::string& line0, uint32_t pc, const std::vector<std::pa
   out.pc = pc;
   std::string line = trim(line0);
   if (!line.empty() && line.back() == ';') line = trim(line.substr(0, line.size() - 1));
+  // nvdisasm annotations such as (*"BRANCH_TARGETS .L_x_14,.L_x_15"*) are comments.
+  if (size_t a = line.find("(*"); a != std::string::npos) {
+    size_t b = line.find("*)", a);
+    line = trim(line.substr(0, a) + (b == std::string::npos ? "" : line.substr(b + 2)));
+    if (!line.empty() && line.back() == ';') line = trim(line.substr(0, line.size() - 1));
+  }
   out.text = line;
   if (line.empty()) { err = "empty instruction"; return false; }
   size_t p = 0;
@@ -289,7 +295,20 @@ bool parse_sass(const std::string& line0, uint32_t pc, const std::vector<std::pa
       t = t.substr(bt);
     }
     Operand o;
-    if (!parse_operand(t, labels, o, err)) return false;
+    std::string e1;
+    if (!parse_operand(t, labels, o, e1)) {
+      // "BRX R4 -0x2f0": operands separated by a space only.
+      size_t sp2 = t.find_first_of(" \t");
+      Operand a, b;
+      std::string e2;
+      if (sp2 == std::string::npos || t.find('[') != std::string::npos ||
+          !parse_operand(t.substr(0, sp2), labels, a, e2) || !parse_operand(t.substr(sp2 + 1), labels, b, e2)) {
+        err = e1;
+        return false;
+      }
+      out.ops.push_back(a);
+      o = b;
+    }
     out.ops.push_back(o);
   }
   return true;
