@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     } else return usage();
   }
   if (cubin.empty() || desc.empty()) return usage();
+  try {
   TestDesc d;
   std::string err;
   if (!parse_test_desc(desc, d, err) || !generate_buffers(d, err)) {
@@ -142,7 +143,12 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<uint8_t>> want;
   for (auto& b : d.buffers) want[b.name] = b.data;
   RefCtx ctx{d, want};
-  ref(ctx);
+  try {
+    ref(ctx);
+  } catch (const std::exception& ex) {
+    std::cerr << "exec-run: reference " << d.reference << " failed on this description: " << ex.what() << "\n";
+    return 2;
+  }
   uint64_t bad = 0;
   std::string report;
   for (auto& o : d.outputs) {
@@ -156,4 +162,8 @@ int main(int argc, char** argv) {
   }
   std::cout << "MATCH: all outputs equal the CPU reference\n";
   return 0;
+  } catch (const std::exception& ex) {
+    std::cerr << "exec-run: " << ex.what() << "\n";
+    return 2;
+  }
 }
