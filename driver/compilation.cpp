@@ -55,6 +55,15 @@ int runCompilation(const Options &opts, DiagEngine &diag) {
   }
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
+  // -e names entry functions that must exist in some input (ptxas: "Unknown function f").
+  for (const std::string &entry : opts.entries) {
+    bool found = false;
+    for (const auto &m : modules)
+      if (const ptx::Function *f = m->findFunction(entry); f && f->isEntry && f->hasBody)
+        found = true;
+    if (!found)
+      diag.fatal("Unknown function " + entry);
+  }
   if (opts.arch.isVirtual)
     return 0; // compute_XX: parse and check only, no output (ptxas does the same)
   // Refuse an unwritable output before any code generation work (ptxas only finds out at
