@@ -8,11 +8,13 @@
 ///       -O<n>                           optimization level for the gates (default 3)
 ///       -knob Name=Value                set a knob (repeatable); -knobs-file FILE
 ///       -verify                         validate the input and after every phase
+///       -print-liveness                 after the text, per-block live-in/out (as comments)
 ///       -o FILE                         write the Ori text to FILE (default: stdout)
 ///       --list-phases                   print the phase table and exit
 /// With no phase option it parses and prints (the round-trip test). DUMPIR output goes to
 /// stdout ahead of the final text. Errors are in ptxas's shape, exit status 255.
 //===----------------------------------------------------------------------------------===//
+#include "ori/analysis/liveness.h"
 #include "ori/parse.h"
 #include "ori/print.h"
 #include "ori/validate.h"
@@ -33,13 +35,14 @@ namespace {
 
 void usage(std::ostream &os) {
   os << "Usage: ori-opt [-run-phase=P[,P...]] [-pipeline] [-O<n>] [-knob Name=Value]...\n"
-        "               [-knobs-file FILE] [-verify] [-o FILE] [--list-phases] <file.ori | ->\n";
+        "               [-knobs-file FILE] [-verify] [-print-liveness] [-o FILE] [--list-phases]\n"
+        "               <file.ori | ->\n";
 }
 
 int run(int argc, char **argv, DiagEngine &diag) {
   Knobs knobs;
   std::vector<const PhaseInfo *> phases;
-  bool pipeline = false, verify = false;
+  bool pipeline = false, verify = false, printLive = false;
   unsigned optLevel = 3;
   std::string input, output;
   for (int i = 1; i < argc; ++i) {
@@ -88,6 +91,8 @@ int run(int argc, char **argv, DiagEngine &diag) {
         diag.fatal(err);
     } else if (a == "-verify") {
       verify = true;
+    } else if (a == "-print-liveness") {
+      printLive = true;
     } else if (a == "-o" || a.starts_with("-o=")) {
       output = value("-o");
     } else if (a == "-" || !a.starts_with("-")) {
@@ -134,6 +139,9 @@ int run(int argc, char **argv, DiagEngine &diag) {
       return DiagEngine::kFailureExitCode;
   }
   ori::printProgram(prog, out);
+  if (printLive)
+    for (const ori::Function &f : prog.functions)
+      ori::printLiveness(f, ori::computeLiveness(f), out);
   if (output.empty()) {
     std::cout << out.str();
     std::cout.flush();

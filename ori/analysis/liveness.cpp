@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "ori/analysis/liveness.h"
 
+#include <ostream>
+
 namespace ptxmini::ori {
 
 Liveness computeLiveness(const Function &f) {
@@ -66,6 +68,33 @@ Liveness computeLiveness(const Function &f) {
     }
   }
   return lv;
+}
+
+void printLiveness(const Function &f, const Liveness &lv, std::ostream &os) {
+  // Flat index -> (class, number): classes are laid out one after the other.
+  std::vector<std::pair<RegClass, uint32_t>> names;
+  for (unsigned c = 0; c < kNumRegClasses; ++c)
+    for (uint32_t n = 0; n < f.numRegs(static_cast<RegClass>(c)); ++n)
+      names.push_back({static_cast<RegClass>(c), n});
+  auto printSet = [&](const llvm::BitVector &bv) {
+    if (bv.none()) {
+      os << '-';
+      return;
+    }
+    bool first = true;
+    for (unsigned i : bv.set_bits()) {
+      os << (first ? "" : ", ") << vregPrefix(names[i].first) << names[i].second;
+      first = false;
+    }
+  };
+  os << "; liveness @" << f.name << '\n';
+  for (size_t b = 0; b < f.blocks.size(); ++b) {
+    os << ";   " << f.blocks[b].name << ": in: ";
+    printSet(lv.liveIn[b]);
+    os << "  out: ";
+    printSet(lv.liveOut[b]);
+    os << '\n';
+  }
 }
 
 } // namespace ptxmini::ori

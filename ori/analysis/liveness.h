@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <iosfwd>
 #include <vector>
 
 namespace ptxmini::ori {
@@ -25,5 +26,10 @@ struct Liveness {
 };
 
 Liveness computeLiveness(const Function &f);
+
+/// Text form for tests and `ori-opt -print-liveness`, as `;` comments (so the output stays
+/// parseable): a header line, then per block `;   <label>: in: <regs|->  out: <regs|->`
+/// with registers in class-then-number order.
+void printLiveness(const Function &f, const Liveness &lv, std::ostream &os);
 
 } // namespace ptxmini::ori
