@@ -96,7 +96,7 @@ ori::Operand LowerCtx::source(const ptx::Instruction &in, const ptx::Operand &op
     return o;
   }
   if (op.is<ptx::ImmOperand>())
-    return ori::Operand::imm32(op.as<ptx::ImmOperand>().value);
+    return ori::Operand::intImm(op.as<ptx::ImmOperand>().value);
   if (op.is<ptx::FloatOperand>()) {
     const auto &f = op.as<ptx::FloatOperand>();
     if (f.isDouble)

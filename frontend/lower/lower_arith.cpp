@@ -157,7 +157,7 @@ bool lowerLogic(LowerCtx &ctx, const ptx::Instruction &in, uint8_t lut) {
     return false;
   Operand notPT = PT();
   notPT.mods |= ori::OM_NOT;
-  ctx.emit(Opcode::LOP3, {Modifier::LUT}, {d}, {s[0], s[1], RZ(), Operand::imm32(lut), notPT});
+  ctx.emit(Opcode::LOP3, {Modifier::LUT}, {d}, {s[0], s[1], RZ(), Operand::intImm(lut), notPT});
   return true;
 }
 // LOP3 truth tables over (a=0xf0, b=0xcc, c=0xaa).
