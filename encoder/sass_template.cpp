@@ -187,6 +187,8 @@ std::string formatF16(uint16_t h) {
   unsigned sign = h >> 15, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
   if (exp == 0x1f)
     return man ? (sign ? "-QNAN" : "+QNAN") : (sign ? "-INF" : "+INF"); // GUESS for NaN
+  if (exp == 0 && man == 0)
+    return sign ? "-0.0" : "0"; // HW: HFMA2.MMA prints a negative zero half as -0.0
   double v = exp == 0 ? std::ldexp(double(man), -24) : std::ldexp(double(man | 0x400), int(exp) - 25);
   if (sign)
     v = -v;
