@@ -1,0 +1,56 @@
+//===- driver/options.h - ptxas-mini's command line, parsed once ------------------------===//
+///
+/// \file
+/// The option surface follows ptxas 13.0 (`ptxas --help`): each option has a long name
+/// (`--gpu-name`) and a short one (`-arch`); either may be written with one or two dashes, and
+/// a value may follow as `=v` or as the next argument. The table of options lives in
+/// options.cpp; everything the rest of the compiler needs ends up in `Options`.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "support/diag.h"
+#include "support/knobs.h"
+#include "targets/arch.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmini {
+
+struct Options {
+  ArchInfo arch = *parseArch("sm_75"); ///< ptxas's default -arch
+  std::string output = "elf.o";        ///< ptxas's default output name
+  bool outputGiven = false;
+  unsigned optLevel = 3;
+  bool optLevelGiven = false;
+  bool verbose = false;
+  bool compileOnly = false;            ///< -c: relocatable object
+  std::vector<std::string> entries;    ///< -e: compile only these entry functions
+  std::optional<unsigned> maxRegCount; ///< -maxrregcount
+  bool lineInfo = false;
+  bool deviceDebug = false;            ///< -g
+  bool warnOnSpills = false;
+  bool warnOnLocalMemory = false;
+  bool warnDoubleUsage = false;
+  bool suppressWarnings = false;       ///< -w
+  bool warningsAsErrors = false;       ///< -Werror
+  Knobs knobs;
+  std::vector<std::string> inputs;
+  std::string logLevel;
+
+  // Requests that print something and exit.
+  bool showHelp = false;
+  bool showVersion = false;
+  bool listKnobs = false;
+  bool listPhases = false;
+};
+
+/// Parses argv[1..]. On a bad command line prints ptxas's fatal message through `diag` and
+/// throws FatalError. Warnings (e.g. an accepted-but-ignored option) go through `diag`.
+Options parseCommandLine(const std::vector<std::string> &args, DiagEngine &diag);
+
+/// `--help` text, generated from the option table.
+void printHelp(std::ostream &os);
+
+} // namespace ptxmini

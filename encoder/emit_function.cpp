@@ -1,0 +1,166 @@
+//===- encoder/emit_function.cpp - an allocated, scheduled Ori function to machine code -===//
+///
+/// \file
+/// Lays the blocks out in order (16 bytes an instruction), prints each instruction in
+/// nvdisasm's syntax and assembles it with the same tables sass-mc uses, so the compiler and
+/// the assembler can never disagree on an encoding. The register count follows what ptxas
+/// reports: the highest GPR used, plus one, plus two (HW: observed with ptxas 13.0.88 -v on
+/// sm_90: a kernel using R0-R7 reports 10 registers, one using only R1 reports 4).
+//===----------------------------------------------------------------------------------===//
+#include "encoder/emit_function.h"
+
+#include "encoder/isa_table.h"
+#include "encoder/sass_codec.h"
+#include "encoder/sass_template.h"
+#include "targets/common/volta_word.h"
+
+#include <sstream>
+
+namespace ptxmini::enc {
+namespace {
+
+using ori::Operand;
+using ori::OperandKind;
+
+void printReg(const Operand &r, bool inMemory, std::ostream &os) {
+  if (r.reg == ori::kFixedReg)
+    os << ori::fixedRegName(r.cls);
+  else
+    os << ori::pregPrefix(r.cls) << r.reg;
+  if (inMemory && r.width == 2 && r.cls == ori::RegClass::R)
+    os << ".64";
+}
+
+void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
+                  const std::vector<uint32_t> &blockAddr, std::ostream &os) {
+  if (o.mods & ori::OM_NOT)
+    os << '!';
+  if (o.mods & ori::OM_INV)
+    os << '~';
+  if (o.mods & ori::OM_NEG)
+    os << '-';
+  if (o.mods & ori::OM_ABS)
+    os << '|';
+  switch (o.kind) {
+  case OperandKind::PReg:
+    printReg(o, false, os);
+    break;
+  case OperandKind::Imm:
+    os << formatHex(o.imm);
+    break;
+  case OperandKind::FImm32:
+    os << formatF32(static_cast<uint32_t>(o.imm));
+    break;
+  case OperandKind::CBank:
+    os << "c[" << formatHex(o.reg) << "][";
+    // nvdisasm writes LDC's zero offset as its (zero) index register.
+    if (o.imm == 0 && in.op == ori::Opcode::LDC)
+      os << "RZ";
+    else
+      os << formatHex(o.imm);
+    os << ']';
+    break;
+  case OperandKind::Mem: {
+    if (Operand d = o.memDesc(); d.kind != OperandKind::None) {
+      os << "desc[";
+      printReg(d, false, os);
+      os << ']';
+    }
+    os << '[';
+    if (o.hasMemBase()) {
+      printReg(o.memBase(), true, os);
+      if (o.memOffset() > 0)
+        os << '+' << formatHex(o.memOffset());
+      else if (o.memOffset() < 0)
+        os << formatHex(o.memOffset());
+    } else {
+      os << formatHex(o.memOffset());
+    }
+    os << ']';
+    break;
+  }
+  case OperandKind::Block:
+    os << formatHex(o.reg < blockAddr.size() ? blockAddr[o.reg] : 0);
+    break;
+  case OperandKind::SReg:
+    os << ori::specialRegName(static_cast<ori::SpecialReg>(o.reg));
+    break;
+  default:
+    os << "<unencodable operand>";
+    break;
+  }
+  if (o.mods & ori::OM_ABS)
+    os << '|';
+}
+
+} // namespace
+
+std::string sassText(const ori::Function &f, const ori::Instr &in,
+                     const std::vector<uint32_t> &blockAddr) {
+  std::ostringstream os;
+  if (in.guard.kind != OperandKind::None && !in.isAlwaysTrueGuard()) {
+    os << '@';
+    printOperand(f, in, in.guard, blockAddr, os);
+    os << ' ';
+  }
+  os << in.info().name;
+  for (ori::Modifier m : in.mods)
+    os << '.' << ori::modifierSpelling(m);
+  for (size_t i = 0; i < in.ops.size(); ++i) {
+    os << (i ? ", " : " ");
+    printOperand(f, in, in.ops[i], blockAddr, os);
+  }
+  return os.str();
+}
+
+bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, DiagEngine &diag) {
+  const Isa *isa = Isa::forSm(sm);
+  if (!isa) {
+    diag.error("No encoding tables for sm_" + std::to_string(sm));
+    return false;
+  }
+  std::vector<uint32_t> blockAddr(f.blocks.size());
+  uint32_t addr = 0;
+  for (size_t b = 0; b < f.blocks.size(); ++b) {
+    blockAddr[b] = addr;
+    addr += static_cast<uint32_t>(f.blocks[b].instrs.size()) * 16;
+  }
+  int maxGpr = -1;
+  bool ok = true;
+  uint32_t pc = 0;
+  for (const ori::Block &b : f.blocks) {
+    for (const ori::Instr &in : b.instrs) {
+      for (const Operand &o : in.ops) {
+        Operand r = o.kind == OperandKind::Mem && o.hasMemBase() ? o.memBase() : o;
+        if (r.kind == OperandKind::PReg && r.cls == ori::RegClass::R && !r.isFixed())
+          maxGpr = std::max<int>(maxGpr, static_cast<int>(r.reg + std::max<unsigned>(1, r.width) - 1));
+      }
+      std::string text = sassText(f, in, blockAddr);
+      Word128 w;
+      std::string err;
+      if (!encodeText(*isa, text, pc, w, err)) {
+        diag.error("Function '" + f.name + "': cannot encode '" + text + "': " + err);
+        ok = false;
+      }
+      volta::Control c;
+      c.stall = in.ctrl.stall;
+      c.yieldBit = !in.ctrl.yield; // Ori's `Y` is the raw bit being 0 (sass_codec.h)
+      c.writeSb = in.ctrl.writeBarrier;
+      c.readSb = in.ctrl.readBarrier;
+      c.waitMask = in.ctrl.waitMask;
+      volta::writeControl(w, c);
+      for (int k = 0; k < 8; ++k)
+        out.code.push_back(static_cast<uint8_t>(w.lo >> (8 * k)));
+      for (int k = 0; k < 8; ++k)
+        out.code.push_back(static_cast<uint8_t>(w.hi >> (8 * k)));
+      if (in.op == ori::Opcode::EXIT)
+        out.exitOffsets.push_back(pc);
+      out.sassText.push_back(std::move(text));
+      pc += 16;
+    }
+  }
+  out.regCount = static_cast<uint32_t>(maxGpr + 1) + 2;
+  return ok;
+}
+
+} // namespace ptxmini::enc

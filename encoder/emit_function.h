@@ -1,0 +1,30 @@
+//===- encoder/emit_function.h - an allocated, scheduled Ori function to machine code ---===//
+#pragma once
+
+#include "ori/ori.h"
+#include "support/diag.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxmini::enc {
+
+struct EmittedFunction {
+  std::vector<uint8_t> code;         ///< instruction words, little-endian, 16 bytes each
+  std::vector<uint32_t> exitOffsets; ///< byte offsets of EXIT instructions
+  uint32_t regCount = 0;             ///< what REGCOUNT / "Used N registers" reports
+  std::vector<std::string> sassText; ///< the text each word was assembled from (for -v/dumps)
+};
+
+/// Encodes `f` (physical registers, control codes set) for SM `sm` through the table-driven
+/// assembler: each instruction is printed in nvdisasm's syntax, assembled by
+/// encodeText(), and its control code placed in bits 105-125. False after reporting.
+bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, DiagEngine &diag);
+
+/// One instruction in nvdisasm's syntax (`@!P0 IMAD.WIDE R2, R7, 0x4, R2`); branch targets
+/// print as the byte address of their block in `blockAddr`.
+std::string sassText(const ori::Function &f, const ori::Instr &in,
+                     const std::vector<uint32_t> &blockAddr);
+
+} // namespace ptxmini::enc

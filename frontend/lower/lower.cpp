@@ -1,0 +1,316 @@
+//===- frontend/lower/lower.cpp - PTX AST to Ori: per function driver --------------------===//
+///
+/// \file
+/// For each function with a body:
+///   1. lay out the parameter block (each .param at its alignment, in order);
+///   2. collect register declarations (names and `%r<N>` ranges) and labels, creating one Ori
+///      block per label in source order (block 0 is the entry);
+///   3. walk the statements in order: a label switches to its block, an instruction goes to
+///      the handler its family names in the per-family tables; a branch or exit ends the
+///      block, and what follows starts a new fall-through block.
+/// The result is Ori on virtual registers; the CFG is built at the end.
+//===----------------------------------------------------------------------------------===//
+#include "frontend/lower/lower_context.h"
+
+#include "ori/cfg.h"
+
+#include <llvm/ADT/StringRef.h>
+
+namespace ptxmini::frontend {
+namespace lower {
+
+namespace {
+
+uint32_t alignTo(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+/// The handler for a PTX family, searched in the per-family tables.
+Handler findHandler(std::string_view family) {
+  for (auto table : {arithHandlers(), memoryHandlers(), controlHandlers()})
+    for (const HandlerRow &row : table)
+      if (row.family == family)
+        return row.handler;
+  return nullptr;
+}
+
+ori::RegClass classOf(ptx::ScalarType t) {
+  return ptx::typeKind(t) == ptx::TypeKind::Pred ? ori::RegClass::P : ori::RegClass::R;
+}
+
+} // namespace
+
+bool LowerCtx::unsupported(const ptx::Instruction &in, std::string_view what) {
+  std::string w = what.empty() ? "Instruction '" + in.fullOpcode() + "'" : std::string(what);
+  diag.error(loc(in), w + " is not supported by ptxas-mini's code generator yet");
+  return false;
+}
+
+bool LowerCtx::onlyModifiers(const ptx::Instruction &in,
+                             std::initializer_list<std::string_view> allowed) {
+  for (const ptx::Modifier &m : in.modifiers) {
+    if (m.kind != ptx::Modifier::Kind::Other)
+      continue;
+    bool ok = false;
+    for (std::string_view a : allowed)
+      ok |= m.text == a;
+    if (!ok)
+      return unsupported(in, "Modifier '." + m.text + "' of '" + in.fullOpcode() + "'");
+  }
+  return true;
+}
+
+ori::Operand LowerCtx::reg(const ptx::Instruction &in, const std::string &name) {
+  if (auto it = regs.find(name); it != regs.end())
+    return it->second;
+  ptx::ScalarType type = ptx::ScalarType::None;
+  if (auto it = regTypes.find(name); it != regTypes.end()) {
+    type = it->second;
+  } else {
+    // `%r12` of a `.reg .b32 %r<20>` declaration.
+    llvm::StringRef n(name);
+    llvm::StringRef prefix = n.rtrim("0123456789");
+    unsigned index = 0;
+    if (prefix.size() < n.size() && !n.drop_front(prefix.size()).getAsInteger(10, index))
+      if (auto r = regRanges.find(prefix); r != regRanges.end() && index < r->second.second)
+        type = r->second.first;
+  }
+  if (type == ptx::ScalarType::None) {
+    unsupported(in, "Register '" + name + "' (not a declared .reg)");
+    return {};
+  }
+  unsigned bits = ptx::typeBits(type);
+  if (ptx::typeKind(type) != ptx::TypeKind::Pred && bits != 32 && bits != 64) {
+    unsupported(in, "A " + std::to_string(bits) + "-bit register ('" + name + "')");
+    return {};
+  }
+  ori::Operand r = fn().newReg(classOf(type), bits == 64 ? 2 : 1);
+  regs[name] = r;
+  return r;
+}
+
+ori::Operand LowerCtx::source(const ptx::Instruction &in, const ptx::Operand &op) {
+  if (op.is<ptx::RegOperand>()) {
+    const auto &r = op.as<ptx::RegOperand>();
+    ori::Operand o = reg(in, r.name);
+    if (r.negated && o.kind != ori::OperandKind::None)
+      o.mods |= ori::OM_NOT;
+    return o;
+  }
+  if (op.is<ptx::ImmOperand>())
+    return ori::Operand::imm32(op.as<ptx::ImmOperand>().value);
+  if (op.is<ptx::FloatOperand>()) {
+    const auto &f = op.as<ptx::FloatOperand>();
+    if (f.isDouble)
+      return ori::Operand::fimm64(f.bits);
+    return ori::Operand::fimm32(static_cast<uint32_t>(f.bits));
+  }
+  unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  return {};
+}
+
+ori::Operand LowerCtx::globalDescriptor() {
+  if (globalDesc.kind != ori::OperandKind::None)
+    return globalDesc;
+  globalDesc = temp(ori::RegClass::UR, 2);
+  ori::Instr i(ori::Opcode::ULDC);
+  i.mods.push_back(ori::Modifier::Size64);
+  i.addDef(globalDesc);
+  i.addUse(ori::Operand::cbank(0, target.constBank().globalDescOffset));
+  auto &entry = fn().blocks[0].instrs;
+  entry.insert(entry.begin(), i);
+  return globalDesc;
+}
+
+ori::Instr &LowerCtx::emit(ori::Opcode op, std::initializer_list<ori::Modifier> mods,
+                           std::initializer_list<ori::Operand> defs,
+                           std::initializer_list<ori::Operand> uses) {
+  ori::Instr i(op);
+  for (ori::Modifier m : mods)
+    i.mods.push_back(m);
+  for (const ori::Operand &d : defs)
+    i.addDef(d);
+  for (const ori::Operand &u : uses)
+    i.addUse(u);
+  i.guard = curGuard;
+  auto &instrs = fn().blocks[curBlock].instrs;
+  instrs.push_back(i);
+  return instrs.back();
+}
+
+uint32_t LowerCtx::startBlock(std::string name) {
+  ori::Block b;
+  b.name = name.empty() ? "bb" + std::to_string(fn().blocks.size()) : std::move(name);
+  // Keep layout order: the new block goes right after the current one.
+  auto pos = fn().blocks.begin() + curBlock + 1;
+  fn().blocks.insert(pos, std::move(b));
+  uint32_t idx = curBlock + 1;
+  for (auto &entry : labels)
+    if (entry.second >= idx)
+      ++entry.second;
+  for (ori::Block &blk : fn().blocks)
+    for (ori::Instr &in : blk.instrs)
+      for (ori::Operand &o : in.ops)
+        if (o.kind == ori::OperandKind::Block && o.reg >= idx)
+          ++o.reg;
+  curBlock = idx;
+  return idx;
+}
+
+ori::Operand component(const ori::Operand &r, unsigned k) {
+  ori::Operand c = r;
+  c.sub = static_cast<uint8_t>(k);
+  return c;
+}
+
+namespace {
+
+/// Walks a body in source order, lowering each statement.
+bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
+  bool ok = true;
+  for (const ptx::Statement &st : body.statements) {
+    if (st.is<ptx::Block>()) {
+      ok &= lowerBlock(ctx, st.as<ptx::Block>());
+    } else if (st.is<ptx::Label>()) {
+      uint32_t target = ctx.labels.lookup(st.as<ptx::Label>().name);
+      // A label starts its block; an empty fall-through block before it is dropped later.
+      ctx.curBlock = target;
+    } else if (st.is<ptx::Instruction>()) {
+      const ptx::Instruction &in = st.as<ptx::Instruction>();
+      Handler h = findHandler(in.opcode);
+      if (!h) {
+        ok &= ctx.unsupported(in);
+        continue;
+      }
+      ctx.curGuard = {};
+      if (in.guard) {
+        ctx.curGuard = ctx.reg(in, in.guard->predicate);
+        if (ctx.curGuard.kind == ori::OperandKind::None) {
+          ok = false;
+          continue;
+        }
+        if (in.guard->negated)
+          ctx.curGuard.mods |= ori::OM_NOT;
+      }
+      ok &= h(ctx, in);
+    } else if (st.is<ptx::VarDecl>()) {
+      const ptx::VarDecl &d = st.as<ptx::VarDecl>();
+      if (d.space != ptx::StateSpace::Reg) {
+        ctx.diag.error(SourceLoc{ctx.module.fileName, d.line, d.column},
+                       "Declarations in the ." + std::string(ptx::stateSpaceName(d.space)) +
+                           " state space are not supported by ptxas-mini's code generator yet");
+        ok = false;
+      }
+    }
+    // Directives (.loc, .pragma) carry no code.
+  }
+  return ok;
+}
+
+/// Declarations and labels first, so forward branches and uses find their targets.
+void collect(LowerCtx &ctx, const ptx::Block &body) {
+  for (const ptx::Statement &st : body.statements) {
+    if (st.is<ptx::Block>()) {
+      collect(ctx, st.as<ptx::Block>());
+    } else if (st.is<ptx::VarDecl>()) {
+      const ptx::VarDecl &d = st.as<ptx::VarDecl>();
+      if (d.space != ptx::StateSpace::Reg)
+        continue;
+      if (d.rangeCount)
+        ctx.regRanges[d.name] = {d.type, d.rangeCount};
+      else
+        ctx.regTypes[d.name] = d.type;
+    } else if (st.is<ptx::Label>()) {
+      ori::Block b;
+      b.name = st.as<ptx::Label>().name;
+      ctx.labels[b.name] = static_cast<uint32_t>(ctx.fn().blocks.size());
+      ctx.fn().blocks.push_back(std::move(b));
+    }
+  }
+}
+
+/// Blocks that ended up empty and unreferenced (a fall-through block started after a branch
+/// right before a label) are removed; the CFG is then rebuilt from the terminators.
+void dropEmptyUnlabelledBlocks(LowerCtx &ctx) {
+  auto &blocks = ctx.fn().blocks;
+  std::vector<int32_t> remap(blocks.size(), -1);
+  std::vector<ori::Block> kept;
+  for (uint32_t i = 0; i < blocks.size(); ++i) {
+    bool isLabel = ctx.labels.count(blocks[i].name) != 0;
+    if (i != 0 && blocks[i].instrs.empty() && !isLabel)
+      continue;
+    remap[i] = static_cast<int32_t>(kept.size());
+    kept.push_back(std::move(blocks[i]));
+  }
+  for (ori::Block &b : kept)
+    for (ori::Instr &in : b.instrs)
+      for (ori::Operand &o : in.ops)
+        if (o.kind == ori::OperandKind::Block)
+          o.reg = static_cast<uint32_t>(remap[o.reg]);
+  blocks = std::move(kept);
+}
+
+} // namespace
+
+} // namespace lower
+
+bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
+                 DiagEngine &diag) {
+  bool ok = true;
+  for (const ptx::VarDecl &g : m.globals) {
+    diag.error(SourceLoc{m.fileName, g.line, g.column},
+               "Module-scope variables are not supported by ptxas-mini's code generator yet");
+    ok = false;
+  }
+  for (const ptx::Function &pf : m.functions) {
+    if (!pf.hasBody)
+      continue;
+    if (!pf.isEntry) {
+      diag.error(SourceLoc{m.fileName, pf.line, pf.column},
+                 "Function '" + pf.name +
+                     "': .func is not supported by ptxas-mini's code generator yet");
+      ok = false;
+      continue;
+    }
+    LoweredFunction lf;
+    lf.isKernel = true;
+    lf.fn.name = pf.name;
+    lf.fn.isKernel = true;
+    lower::LowerCtx ctx(m, pf, target, diag, lf);
+    // 1. The parameter block: each parameter at its own alignment, in order.
+    uint32_t offset = 0;
+    for (const ptx::VarDecl &p : pf.params) {
+      uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
+      uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
+      offset = lower::alignTo(offset, align);
+      ctx.params[p.name] = LoweredParam{offset, size};
+      lf.params.push_back(LoweredParam{offset, size});
+      offset += size;
+    }
+    lf.paramBytes = offset;
+    for (const char *attrName : {"maxntid", "reqntid"}) {
+      if (const ptx::FunctionAttr *a = pf.attr(attrName)) {
+        std::array<uint32_t, 3> dims{1, 1, 1};
+        for (size_t i = 0; i < a->values.size() && i < 3; ++i)
+          dims[i] = static_cast<uint32_t>(a->values[i]);
+        (std::string_view(attrName) == "maxntid" ? lf.maxntid : lf.reqntid) = dims;
+      }
+    }
+    // 2. Declarations and labels; block 0 is the entry.
+    ori::Block entry;
+    entry.name = "entry";
+    lf.fn.blocks.push_back(std::move(entry));
+    lower::collect(ctx, pf.body);
+    // 3. The statements.
+    ctx.curBlock = 0;
+    if (!lower::lowerBlock(ctx, pf.body)) {
+      ok = false;
+      continue;
+    }
+    lower::dropEmptyUnlabelledBlocks(ctx);
+    ori::buildCFG(lf.fn);
+    lf.fn.recomputeRegTable();
+    out.push_back(std::move(lf));
+  }
+  return ok;
+}
+
+} // namespace ptxmini::frontend

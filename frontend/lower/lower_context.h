@@ -1,0 +1,92 @@
+//===- frontend/lower/lower_context.h - state shared by the lowering of one function ---===//
+///
+/// \file
+/// LowerCtx maps PTX names to Ori values (registers to virtual registers of the class and
+/// width their declared type asks for, parameters to constant-bank offsets, labels to
+/// blocks) and appends instructions to the current block. The per-family files
+/// (lower_arith.cpp, lower_mem.cpp, lower_control.cpp) each register their handlers in a
+/// table keyed by the PTX opcode family.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "frontend/lower.h"
+
+#include <llvm/ADT/StringMap.h>
+
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ptxmini::frontend::lower {
+
+struct LowerCtx;
+/// Lowers one instruction; false after reporting an error.
+using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
+
+struct HandlerRow {
+  std::string_view family; ///< PTX opcode family as the AST spells it ("ld", "mad")
+  Handler handler;
+};
+
+// The per-family tables (defined in lower_<family>.cpp).
+std::span<const HandlerRow> arithHandlers();
+std::span<const HandlerRow> memoryHandlers();
+std::span<const HandlerRow> controlHandlers();
+
+struct LowerCtx {
+  LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
+           LoweredFunction &o)
+      : module(m), pfn(f), target(t), diag(d), out(o) {}
+
+  const ptx::Module &module;
+  const ptx::Function &pfn;
+  const Target &target;
+  DiagEngine &diag;
+  LoweredFunction &out;
+  uint32_t curBlock = 0;
+
+  /// Declared register types: exact names and `%r<N>` range prefixes.
+  llvm::StringMap<ptx::ScalarType> regTypes;
+  llvm::StringMap<std::pair<ptx::ScalarType, unsigned>> regRanges;
+  llvm::StringMap<ori::Operand> regs; ///< PTX register -> virtual register
+  llvm::StringMap<LoweredParam> params;
+  llvm::StringMap<uint32_t> labels;   ///< PTX label -> block
+  ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
+
+  ori::Function &fn() { return out.fn; }
+  SourceLoc loc(const ptx::Instruction &in) const {
+    return SourceLoc{module.fileName, in.line, in.column};
+  }
+  /// Reports "<what> is not supported by ptxas-mini's code generator yet"; returns false.
+  bool unsupported(const ptx::Instruction &in, std::string_view what = {});
+  /// Checks that every non-type, non-space modifier of `in` is in `allowed`; reports and
+  /// returns false otherwise (an unknown modifier must never be dropped silently).
+  bool onlyModifiers(const ptx::Instruction &in, std::initializer_list<std::string_view> allowed);
+
+  /// The virtual register for a PTX register name (created on first use from its
+  /// declaration); kind None after reporting an error.
+  ori::Operand reg(const ptx::Instruction &in, const std::string &name);
+  /// A register, an integer immediate or a float immediate operand as an Ori source.
+  ori::Operand source(const ptx::Instruction &in, const ptx::Operand &op);
+  /// A fresh virtual register.
+  ori::Operand temp(ori::RegClass c, uint8_t width = 1) { return fn().newReg(c, width); }
+  /// The descriptor global memory accesses name (`desc[URx]`), loaded at function entry.
+  ori::Operand globalDescriptor();
+
+  /// The PTX instruction's guard (`@%p` / `@!%p`) as an Ori predicate, applied by emit()
+  /// to every instruction the PTX instruction lowers to.
+  ori::Operand curGuard;
+
+  /// Appends an instruction to the current block: `defs` then `uses`, with modifiers.
+  ori::Instr &emit(ori::Opcode op, std::initializer_list<ori::Modifier> mods,
+                   std::initializer_list<ori::Operand> defs,
+                   std::initializer_list<ori::Operand> uses);
+  /// Ends the current block and starts a new (fall-through) one; returns its index.
+  uint32_t startBlock(std::string name = {});
+};
+
+/// The 32-bit component `k` of a register operand (a 64-bit value's low half is 0).
+ori::Operand component(const ori::Operand &r, unsigned k);
+
+} // namespace ptxmini::frontend::lower

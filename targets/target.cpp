@@ -1,0 +1,29 @@
+//===- targets/target.cpp - the Target objects, one per SM with code generation --------===//
+#include "targets/target.h"
+
+namespace ptxmini {
+namespace {
+
+// sm_90 (and sm_90a, which differs only in the instructions it allows).
+// HW: observed in ptxas 13.0.88 cubins for sm_90 (shared/docs/cubin-format.md section 8, and
+// nvdisasm 13.2 on ptxas's own code): parameters at c[0x0][0x210]; `LDC R7, c[0x0][RZ]` reads
+// %ntid.x; %nctaid.x is read from c[0x0][0xc]; `LDC R1, c[0x0][0x28]` starts every kernel;
+// global accesses use `ULDC.64 UR4, c[0x0][0x208]` as their descriptor.
+const Target kSm90(ArchInfo{90, 0, false},
+                   ConstBankLayout{/*paramBase=*/0x210, /*ntidOffset=*/0x0,
+                                   /*nctaidOffset=*/0xc, /*stackPtrOffset=*/0x28,
+                                   /*globalDescOffset=*/0x208},
+                   // HW: 255 GPRs + RZ, 63 UGPRs + URZ, 7 predicates + PT (sass-encoding.md
+                   // 2.2/2.3; NAK). R1 holds the stack pointer (every ptxas kernel loads it).
+                   RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
+                                 /*reservedGprs=*/2});
+
+} // namespace
+
+const Target *Target::get(const ArchInfo &arch) {
+  if (arch.isVirtual || !arch.hasCodegen())
+    return nullptr;
+  return &kSm90; // hasCodegen() is true only for the SMs above
+}
+
+} // namespace ptxmini

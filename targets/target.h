@@ -1,0 +1,51 @@
+//===- targets/target.h - what the compiler may ask about an SM --------------------------===//
+///
+/// \file
+/// One Target per SM, created from the -arch. Phases ask it questions by name; no folder but
+/// targets/ compares SM numbers. It grows as phases need more (register files, latencies,
+/// feature tests); today it holds the code-generation ABI the lowering and the cubin writer
+/// need.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "targets/arch.h"
+
+#include <cstdint>
+
+namespace ptxmini {
+
+/// Constant bank 0 as the driver lays it out for a kernel launch.
+struct ConstBankLayout {
+  uint32_t paramBase;        ///< first kernel parameter byte
+  uint32_t ntidOffset;       ///< blockDim.x (y, z follow at +4, +8)
+  uint32_t nctaidOffset;     ///< gridDim.x (y, z follow at +4, +8)
+  uint32_t stackPtrOffset;   ///< initial stack pointer (local-memory window top)
+  uint32_t globalDescOffset; ///< 64-bit memory descriptor global accesses use (desc[URx])
+};
+
+struct RegisterFiles {
+  unsigned numGprs;      ///< R0..R(n-1) allocatable, RZ beyond
+  unsigned numUgprs;     ///< UR0..UR(n-1), URZ beyond
+  unsigned numPreds;     ///< P0..P(n-1), PT beyond
+  unsigned reservedGprs; ///< registers the ABI keeps (R1 is the stack pointer)
+};
+
+class Target {
+public:
+  /// The target for `arch` when ptxas-mini can generate code for it, else nullptr.
+  static const Target *get(const ArchInfo &arch);
+
+  const ArchInfo &arch() const { return arch_; }
+  const ConstBankLayout &constBank() const { return cbank_; }
+  const RegisterFiles &registers() const { return regs_; }
+
+  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs)
+      : arch_(arch), cbank_(cbank), regs_(regs) {}
+
+private:
+  ArchInfo arch_;
+  ConstBankLayout cbank_;
+  RegisterFiles regs_;
+};
+
+} // namespace ptxmini
