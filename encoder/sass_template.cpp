@@ -187,6 +187,8 @@ std::string formatF16(uint16_t h) {
   unsigned sign = h >> 15, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
   if (exp == 0x1f)
     return man ? (sign ? "-QNAN" : "+QNAN") : (sign ? "-INF" : "+INF"); // GUESS for NaN
+  if (exp == 0 && man == 0)
+    return sign ? "-0.0" : "0"; // HW: HFMA2.MMA prints a negative zero half as -0.0
   double v = exp == 0 ? std::ldexp(double(man), -24) : std::ldexp(double(man | 0x400), int(exp) - 25);
   if (sign)
     v = -v;
@@ -293,6 +295,7 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
       for (std::string_view a : splitSpaces(rest)) {
         bool ok = true;
         if (a == "R!") p.aRegAlways = true;
+        else if (a == "U!") p.aURegAlways = true;
         else if (a.starts_with("R@")) ok = parseRange(a.substr(2), 8, p.aReg);
         else if (a.starts_with("UR@")) ok = parseRange(a.substr(3), 6, p.aUReg);
         else if (a.starts_with("I@")) ok = parseRange(a.substr(2), 24, p.aImm);
@@ -366,6 +369,7 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
       if (a == "s") p.isSigned = true;
       else if (a == "+") p.offset = true;
       else if (a == "d") p.decimal = true;
+      else if (a == "b") p.byteUnits = true;
       else if (a == "r-") p.reuseBit = -1;
       else if (a[0] == '^') { unsigned x = 0; ok = parseUnsigned(a.substr(1), x); p.xorValue = x; }
       else if (a[0] == '-') ok = takeBit(p.negBit);
@@ -489,7 +493,7 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
     }
     if (p.aUReg.width) {
       uint64_t u = w.get(p.aUReg);
-      if (u != volta::kURZ)
+      if (u != volta::kURZ || p.aURegAlways)
         s += (s.empty() ? "" : "+") + regText(PieceKind::UReg, u);
     }
     if (p.aImm.width) {
@@ -506,7 +510,7 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
     unsigned width = 0;
     uint64_t rawUnits = targetValue(p, w, width);
     int64_t units = signExtend(rawUnits, width);
-    return formatHex(int64_t(env.pc) + 16 + 4 * units);
+    return formatHex(int64_t(env.pc) + 16 + (p.byteUnits ? 1 : 4) * units);
   }
   }
   return std::nullopt;
@@ -751,7 +755,9 @@ struct Matcher {
           ++j;
         std::string_view term = body.substr(i, j - i);
         uint64_t v;
-        if (p.aUReg.width && parseReg(PieceKind::UReg, term, v, p.aUReg) == term.size()) {
+        if (p.aUReg.width && term == "URZ") {
+          w2.set(p.aUReg, volta::kURZ);
+        } else if (p.aUReg.width && parseReg(PieceKind::UReg, term, v, p.aUReg) == term.size()) {
           w2.set(p.aUReg, v);
         } else if (p.aReg.width && term.starts_with("R")) {
           std::string_view core = term;
@@ -799,9 +805,10 @@ struct Matcher {
         return false;
       int64_t target = neg ? -int64_t(mag) : int64_t(mag);
       int64_t delta = target - int64_t(env.pc) - 16;
-      if (delta % 4 != 0)
+      int64_t scale = p.byteUnits ? 1 : 4;
+      if (delta % scale != 0)
         return false;
-      int64_t units = delta / 4;
+      int64_t units = delta / scale;
       unsigned width = p.field.width + p.field2.width;
       uint64_t raw = uint64_t(units) & (width >= 64 ? ~0ULL : (1ULL << width) - 1);
       if (signExtend(raw, width) != units)

@@ -61,3 +61,20 @@ TEST(Codec, EncodeDecodeRoundTrip) {
   EXPECT_FALSE(encodeText(*isa, "FROB R1, R2", 0, w, err));
   EXPECT_NE(err.find("FROB"), std::string::npos);
 }
+
+// Selecting conditions: `pow2` and `!=` rows pick nvdisasm's IMAD.SHL alias exactly where it
+// prints it (powers of two except 0x10000 and 0x80000000, observed), and the assembler
+// accepts the alias only where the decoder would print it.
+TEST(Codec, AliasConditions) {
+  const Isa *isa = Isa::forSm(90);
+  ASSERT_NE(isa, nullptr);
+  Word128 w;
+  std::string err;
+  ASSERT_TRUE(encodeText(*isa, "IMAD.U32 R6, R0, 0x3, RZ", 0, w, err)) << err;
+  EXPECT_EQ(decodeText(*isa, w, 0).value_or(""), "IMAD.U32 R6, R0, 0x3, RZ");
+  ASSERT_TRUE(encodeText(*isa, "IMAD.SHL.U32 R6, R0, 0x4, RZ", 0, w, err)) << err;
+  EXPECT_EQ(decodeText(*isa, w, 0).value_or(""), "IMAD.SHL.U32 R6, R0, 0x4, RZ");
+  EXPECT_FALSE(encodeText(*isa, "IMAD.SHL.U32 R6, R0, 0x10000, RZ", 0, w, err));
+  ASSERT_TRUE(encodeText(*isa, "IMAD.U32 R6, R0, 0x10000, RZ", 0, w, err)) << err;
+  EXPECT_EQ(decodeText(*isa, w, 0).value_or(""), "IMAD.U32 R6, R0, 0x10000, RZ");
+}

@@ -121,3 +121,29 @@ TEST(OperandKinds, SpacingIsCanonical) {
   EXPECT_EQ(canonicalSpacing("  IADD3  R1 ,R2,   R3 "), "IADD3 R1, R2, R3");
   EXPECT_EQ(canonicalSpacing("FSETP.GT.AND P1, PT, |R6|, +INF , PT"), "FSETP.GT.AND P1, PT, |R6|, +INF, PT");
 }
+
+// Inverted register fields (`^7`): LDG's optional predicate stores 7 - n, so 0 is PT.
+TEST(OperandKinds, InvertedPredicateField) {
+  Word128 w = roundTrip(parse("OP {P@64 ^7 !67}"), "OP P1");
+  EXPECT_EQ(w.get(BitRange{64, 3}), 6u);
+  w = roundTrip(parse("OP {P@64 ^7 !67}"), "OP !PT");
+  EXPECT_EQ(w.get(BitRange{64, 3}), 0u);
+  EXPECT_TRUE(w.bit(67));
+}
+
+// An immediate split over two ranges (PLOP3's lut: low 3 bits at 64, high 5 at 72).
+TEST(OperandKinds, SplitImmediate) {
+  Word128 w = roundTrip(parse("OP {I@64/3,72/5}"), "OP 0x8a");
+  EXPECT_EQ(w.get(BitRange{64, 3}), 0x2u);
+  EXPECT_EQ(w.get(BitRange{72, 5}), 0x11u);
+}
+
+// Byte-unit targets (LEPC) and addresses that always print their uniform register.
+TEST(OperandKinds, ByteTargetsAndForcedUniformRegister) {
+  Word128 w = roundTrip(parse("LEPC {T@24/58 b}"), "LEPC 0x181", 0x100);
+  EXPECT_EQ(w.get(BitRange{24, 58}), 0x71u); // 0x181 - (0x100 + 16)
+  Template t = parse("OP [{A@ R@24 UR@64 U! I@40/24}]");
+  w = roundTrip(t, "OP [R9+URZ]");
+  EXPECT_EQ(w.get(BitRange{64, 6}), ptxmini::volta::kURZ);
+  roundTrip(t, "OP [UR4+0x10]");
+}
