@@ -14,7 +14,9 @@
 /// a `/*0040*/` address sets the pc). Output per word: address, control annotation, text in
 /// nvdisasm syntax and the two hex words — a line -assemble reads back.
 //===----------------------------------------------------------------------------------===//
-#include "encoder/elf_text_sections.h"
+#include "encoder/cubin/cubin_model.h"
+
+#include <llvm/ADT/StringRef.h>
 #include "encoder/sass_codec.h"
 #include "encoder/sass_mc_commands.h"
 #include "targets/arch.h"
@@ -273,24 +275,28 @@ int disassemble(const Options &opts, std::ostream &out, DiagEngine &diag) {
     return errors ? DiagEngine::kFailureExitCode : 0;
   }
   std::vector<uint8_t> image(data.begin(), data.end());
-  std::vector<enc::TextSection> secs;
   std::string err;
-  if (!enc::findTextSections(image, secs, err)) {
+  // The cubin reader (encoder/cubin) validates the whole ELF; the code is in .text.<fn>.
+  auto cubinModel = cubin::readCubin(image, err);
+  if (!cubinModel) {
     diag.error(opts.input + ": " + err);
     return DiagEngine::kFailureExitCode;
   }
-  for (const auto &s : secs) {
+  for (const cubin::Section &s : cubinModel->sections) {
+    if (s.type != 1 /* SHT_PROGBITS */ || !llvm::StringRef(s.name).starts_with(".text."))
+      continue;
     out << s.name << ":\n";
-    if (s.code.size() % 16 != 0) {
+    const std::vector<uint8_t> &code = s.data;
+    if (code.size() % 16 != 0) {
       diag.error(s.name + ": size is not a multiple of 16 bytes");
       ++errors;
       continue;
     }
     std::vector<RawWord> words;
-    for (size_t i = 0; i < s.code.size(); i += 16) {
+    for (size_t i = 0; i < code.size(); i += 16) {
       RawWord rw{i, {}, 0};
-      std::memcpy(&rw.w.lo, s.code.data() + i, 8);
-      std::memcpy(&rw.w.hi, s.code.data() + i + 8, 8);
+      std::memcpy(&rw.w.lo, code.data() + i, 8);
+      std::memcpy(&rw.w.hi, code.data() + i + 8, 8);
       words.push_back(rw);
     }
     printWords(*isa, words, opts, out, diag, errors);
