@@ -127,8 +127,10 @@ bool lowerMulMad(LowerCtx &ctx, const ptx::Instruction &in, bool isMad) {
       ctx.emit(Opcode::IMAD, {Modifier::WIDE}, {d}, {s[0], s[1], RZ()});
     return true;
   }
-  if (!ctx.onlyModifiers(in, {"lo"}) || !in.has("lo") || !operands(ctx, in, n, d, s))
-    return in.has("lo") ? false : ctx.unsupported(in);
+  if (!in.has("lo"))
+    return ctx.unsupported(in); // .hi (and plain forms of other types) are not selected yet
+  if (!ctx.onlyModifiers(in, {"lo"}) || !operands(ctx, in, n, d, s))
+    return false;
   ctx.emit(Opcode::IMAD, {}, {d}, {s[0], s[1], isMad ? s[2] : RZ()});
   return true;
 }
