@@ -50,30 +50,34 @@ const char *const kToolBranch = "Build cuda_13.0.r13.0/compiler.36424714_0";
 constexpr uint32_t kEFlagsLow = 0x04;
 constexpr uint32_t kEFlagsDebug[] = {0x06, 0x09, 0x0b}; // none, -lineinfo, -g
 
-// HW: the order ptxas writes .nv.info.<fn> records in (every per-function section of the
-// round-trip inputs and corpus follows it). Attributes not listed go just before
-// EXIT_INSTR_OFFSETS. GUESS: the relative order of MAX_THREADS and REQNTID (never seen
-// together).
+// HW: the order ptxas writes .nv.info.<fn> records in: a total order consistent with every
+// pair of attributes seen together in the per-function sections of the round-trip corpus
+// (no pair was ever seen in both orders). Attributes not listed go just before
+// EXIT_INSTR_OFFSETS. GUESS: ANNOTATIONS' place (from cubin-format.md, not in the corpus).
 constexpr uint8_t kInfoOrder[] = {
     0x37, // CUDA_API_VERSION
     0x17, // KPARAM_INFO (reverse ordinal)
     0x3e, // EXPLICIT_CLUSTER
     0x3d, // CTA_PER_CLUSTER
     0x3f, // MAX_CLUSTER_RANK
+    0x45, // KPARAM_INFO_V2
     0x50, // SPARSE_MMA_MASK
     0x1b, // MAXREG_COUNT
     0x4c, // NUM_BARRIERS
+    0x0f, // EXTERNS
     0x5f, // MERCURY_ISA_VERSION
     0x55, // ANNOTATIONS
-    0x39, // MBARRIER_INSTR_OFFSETS
-    0x38, // NUM_MBARRIERS
+    0x44, // UNUSED_LOAD_BYTE_OFFSET
     0x31, // INT_WARP_WIDE_INSTR_OFFSETS
     0x29, // COOP_GROUP_MASK_REGIDS
     0x28, // COOP_GROUP_INSTR_OFFSETS
-    0x0f, // EXTERNS
+    0x39, // MBARRIER_INSTR_OFFSETS
+    0x38, // NUM_MBARRIERS
+    0x46, // SYSCALL_OFFSETS
     0x1c, // EXIT_INSTR_OFFSETS
     0x05, // MAX_THREADS
     0x10, // REQNTID
+    0x34, // INDIRECT_BRANCH_TARGETS
     0x1e, // CRS_STACK_SIZE
     0x19, // CBANK_PARAM_SIZE
     0x0a, // PARAM_CBANK
@@ -147,6 +151,11 @@ struct DebugFrame {
     int64_t locAddend; ///< local functions: their offset in the caller's text
   };
   std::vector<Fde> fdes;
+  struct CieAddr {
+    size_t offset; ///< of the DW_OP_addr operand
+    size_t fn;
+  };
+  std::vector<CieAddr> cieAddrs;
 };
 
 void uleb(std::vector<uint8_t> &v, uint64_t x) {
@@ -165,6 +174,17 @@ constexpr uint8_t kCieBody[] = {0x03, 0x00, 0x04, 0x7c, 0xff, 0xff, 0xff, 0xff, 
                                 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08, 0xff, 0x81,
                                 0x80, 0x28, 0x08, 0x81, 0x80, 0x80, 0x28};
 constexpr uint8_t kDefCfaR1[] = {0x0c, 0x81, 0x80, 0x80, 0x28};
+
+// HW: CUDA's DWARF register numbers are 4-byte ULEBs: register class 0x28 in bits 21+ (so
+// R1 is 0x81 0x80 0x80 0x28); 0x100 in that class is the return-address pseudo register.
+void regUleb(std::vector<uint8_t> &v, uint32_t reg) {
+  uint32_t x = 0x28u << 21 | reg;
+  v.push_back(uint8_t(0x80 | (x & 0x7f)));
+  v.push_back(uint8_t(0x80 | ((x >> 7) & 0x7f)));
+  v.push_back(uint8_t(0x80 | ((x >> 14) & 0x7f)));
+  v.push_back(uint8_t(x >> 21));
+}
+constexpr uint32_t kRaPseudoReg = 0x100;
 
 void padTo8(std::vector<uint8_t> &v, size_t start) {
   while ((v.size() - start) % 8)
@@ -194,7 +214,7 @@ void appendFrame(DebugFrame &df, const FunctionInfo &f, size_t fnIndex, uint64_t
   put64(b, 0);   // initial_location: relocation
   put64(b, textSize);
   uint32_t firstExit = f.exitOffsets.empty() ? 0 : f.exitOffsets.front();
-  uint32_t lastExit = f.exitOffsets.empty() ? 0 : f.exitOffsets.back();
+  uint32_t lastExit = f.cfaEnd ? *f.cfaEnd : f.exitOffsets.empty() ? 0 : f.exitOffsets.back();
   uint32_t cfa = f.cfaStart ? *f.cfaStart : firstExit + 16;
   auto advance = [&](uint32_t delta) {
     b.push_back(0x04);
@@ -216,6 +236,53 @@ void appendFrame(DebugFrame &df, const FunctionInfo &f, size_t fnIndex, uint64_t
   padTo8(b, fde);
   wr64(b.data() + fde + 4, b.size() - fde - 12);
   df.fdes.push_back({fde, cie, fnIndex, 0});
+}
+
+/// A whole-program callee inside its caller's text (HW: the layout of ptxas's callee CIE):
+/// RA = the pseudo register, initial rules def_cfa R1+0, same_value R255/R1/R<ra>, and
+/// val_expression(RA) = DW_OP_addr <caller, relocated> + DW_OP_bregx R<ra> 0 + DW_OP_plus.
+/// Its FDE spans the callee and carries the compiler's CFA program.
+void appendCalleeFrame(DebugFrame &df, const LocalFunction &lf, size_t fnIndex, bool rel) {
+  auto &b = df.bytes;
+  size_t cie = b.size();
+  put32(b, 0xffffffff);
+  put64(b, 0);
+  put64(b, ~0ull);
+  b.insert(b.end(), {0x03, 0x00, 0x04, 0x7c});
+  regUleb(b, kRaPseudoReg);
+  b.insert(b.end(), std::begin(kDefCfaR1), std::end(kDefCfaR1));
+  b.push_back(0x00);
+  b.push_back(0x08);
+  regUleb(b, 255);
+  b.push_back(0x08);
+  regUleb(b, 1);
+  b.push_back(0x08);
+  regUleb(b, lf.raRegister);
+  b.push_back(0x16); // DW_CFA_val_expression
+  regUleb(b, kRaPseudoReg);
+  b.push_back(0x10); // expression length
+  b.push_back(0x03); // DW_OP_addr
+  df.cieAddrs.push_back({b.size(), fnIndex});
+  put64(b, 0);
+  b.push_back(0x92); // DW_OP_bregx
+  regUleb(b, lf.raRegister);
+  b.push_back(0x00);
+  b.push_back(0x22); // DW_OP_plus
+  padTo8(b, cie);
+  wr64(b.data() + cie + 4, b.size() - cie - 12);
+
+  size_t fde = b.size();
+  put32(b, 0xffffffff);
+  put64(b, 0);
+  put64(b, rel ? 0 : cie);
+  // HW (executables): initial_location holds the callee's offset as well as the relocation
+  // addend. GUESS: the same in relocatable output.
+  put64(b, lf.offset);
+  put64(b, lf.size);
+  b.insert(b.end(), lf.cfaProgram.begin(), lf.cfaProgram.end());
+  padTo8(b, fde);
+  wr64(b.data() + fde + 4, b.size() - fde - 12);
+  df.fdes.push_back({fde, cie, fnIndex, static_cast<int64_t>(lf.offset)});
 }
 
 } // namespace
@@ -407,7 +474,6 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                         ".note.nv.cuinfo", ".nv.info", ".nv.compat"})
     names.both(n);
   std::vector<Symbol> syms(1);
-  std::vector<std::string> symNames(1); // name -> strtab offset resolved at the end
   auto sectionSym = [&](size_t sec) {
     Symbol y;
     y.info = elf::kSttSection;
@@ -487,22 +553,20 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         }
       }
     }
-    if (!f.sharedVarName.empty() && !rel) {
-      // HW: a static shared variable leaves an unnamed LOCAL NOTYPE symbol with st_other 1
-      // whose name bytes are zeroed; ptxas writes one such symbol per module.
-      uint32_t off = names.zeroed(f.sharedVarName.size());
-      if (!sharedVarSeen) {
-        Symbol y;
-        y.other = 1;
-        y.nameOffset = off;
-        syms.push_back(y);
-        symNames.resize(syms.size());
-      }
+    if (f.usesShared && !rel && !sharedVarSeen) {
+      // HW: the first function (processing order) using shared memory (static or extern)
+      // adds an unnamed LOCAL NOTYPE symbol with st_other 1 whose 20-byte name is zeroed in
+      // .strtab (21 zero bytes, whatever the variable's name); ptxas writes it once per
+      // module. Its st_name is 0.
+      Symbol y;
+      y.other = 1;
+      names.zeroed(20);
+      syms.push_back(y);
       sharedVarSeen = true;
     }
     for (const LocalFunction &lf : f.localFunctions) {
       names.symOnly(lf.name);
-      localSymsOf[i].push_back(plainSym(lf.name, elf::kStbLocal << 4 | elf::kSttFunc, 0,
+      localSymsOf[i].push_back(plainSym(lf.name, uint8_t(lf.binding << 4 | elf::kSttFunc), 0,
                                         sText[i], lf.offset, lf.size));
     }
     if (hasRelText(f)) {
@@ -616,7 +680,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x2f, {y, f.regCount}));
       if (rel)
         a.push_back(sval(0x23, {y, f.minStackSize}));
-      for (size_t j = 0; j < f.localFunctions.size(); ++j)
+      // HW: callees' FRAME_SIZE last callee first.
+      for (size_t j = f.localFunctions.size(); j-- > 0;)
         a.push_back(sval(0x11, {static_cast<uint32_t>(localSymsOf[k][j]),
                                 f.localFunctions[j].frameSize}));
       a.push_back(sval(0x11, {y, f.frameSize}));
@@ -719,26 +784,42 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   // .debug_frame + .rela.debug_frame (last FDE first).
   {
     DebugFrame df;
-    for (size_t i = 0; i < fns.size(); ++i)
-      appendFrame(df, *fns[i], i, texts[i].size(), rel);
+    for (size_t i = 0; i < fns.size(); ++i) {
+      // HW: the function's own FDE ends where its first callee starts.
+      uint64_t range = texts[i].size();
+      for (const LocalFunction &lf : fns[i]->localFunctions)
+        range = std::min<uint64_t>(range, lf.offset);
+      appendFrame(df, *fns[i], i, range, rel);
+      for (const LocalFunction &lf : fns[i]->localFunctions)
+        appendCalleeFrame(df, lf, i, rel);
+    }
     c.sections[sDebug].data = df.bytes;
     Section &r = c.sections[sRelDebug];
     r.link = static_cast<uint32_t>(sSym);
     r.info = static_cast<uint32_t>(sDebug);
     r.entsize = elf::kRelaSize;
-    for (auto it = df.fdes.rbegin(); it != df.fdes.rend(); ++it) {
-      uint32_t y = static_cast<uint32_t>(fnSym[it->fn]);
-      if (rel) {
-        // HW: relocatable: the CIE pointer (against .debug_frame), initial_location, and
-        // R_CUDA_UNUSED_CLEAR64 on address_range. The CIE pointer's addend is the CIE
-        // offset plus 8 per preceding function (0, 0x70, 0xe0, ... for 0x68-byte blocks).
-        r.relocations.push_back({it->offset + 0x1c, 73, y, 0});
-        r.relocations.push_back({it->offset + 0x14, 2, y, 0});
-        r.relocations.push_back(
-            {it->offset + 0x0c, 2, static_cast<uint32_t>(debugSym), static_cast<int64_t>(it->cieOffset + 8 * it->fn)});
-      } else {
-        r.relocations.push_back({it->offset + 0x14, 2, y, it->locAddend});
+    // HW: function by function, last first: its FDEs (callees' first, last first), then its
+    // callee CIEs' DW_OP_addr operands (last first) against the function.
+    for (size_t fi = fns.size(); fi-- > 0;) {
+      uint32_t y = static_cast<uint32_t>(fnSym[fi]);
+      for (auto it = df.fdes.rbegin(); it != df.fdes.rend(); ++it) {
+        if (it->fn != fi)
+          continue;
+        if (rel) {
+          // HW: relocatable: the CIE pointer (against .debug_frame), initial_location, and
+          // R_CUDA_UNUSED_CLEAR64 on address_range. The CIE pointer's addend is the CIE
+          // offset plus 8 per preceding function (0, 0x70, 0xe0, ... for 0x68-byte blocks).
+          r.relocations.push_back({it->offset + 0x1c, 73, y, 0});
+          r.relocations.push_back({it->offset + 0x14, 2, y, 0});
+          r.relocations.push_back({it->offset + 0x0c, 2, static_cast<uint32_t>(debugSym),
+                                   static_cast<int64_t>(it->cieOffset + 8 * it->fn)});
+        } else {
+          r.relocations.push_back({it->offset + 0x14, 2, y, it->locAddend});
+        }
       }
+      for (auto it = df.cieAddrs.rbegin(); it != df.cieAddrs.rend(); ++it)
+        if (it->fn == fi)
+          r.relocations.push_back({it->offset, 2, y, 0});
     }
   }
   // Notes. HW: owner "NVIDIA Corp"; cuinfo {u16 2, u16 PTX target SM, u32 toolkit};

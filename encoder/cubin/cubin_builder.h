@@ -40,6 +40,12 @@ struct LocalFunction {
   std::string name; ///< full symbol name, e.g. "$_Z1kv$_Z6helperv"
   uint64_t offset = 0, size = 0;
   uint32_t frameSize = 0;
+  uint8_t binding = elf::kStbLocal; ///< libdevice helpers ($__internal_N_$...) are WEAK
+  /// The register that holds the return address on entry (the CIE's RA rule).
+  uint32_t raRegister = 0;
+  /// The FDE's call-frame program (DW_CFA_* bytes, without padding) for what the callee
+  /// does to its frame and return address, e.g. DW_CFA_register when it moves the RA.
+  std::vector<uint8_t> cfaProgram;
 };
 
 struct FunctionInfo {
@@ -56,13 +62,15 @@ struct FunctionInfo {
   uint32_t sharedBytes = 0;      ///< user static shared bytes (without the 1 KB reserve)
   uint32_t sharedAlign = 4;
   bool usesShared = false;       ///< any shared memory (static or dynamic): .nv.shared.<fn>
-  std::string sharedVarName;     ///< mangled name of a static shared variable, if any
   uint32_t frameSize = 0;        ///< FRAME_SIZE
   uint32_t minStackSize = 0;     ///< MIN_STACK_SIZE (executables) / MAX_STACK_SIZE (-c)
   std::vector<uint32_t> exitOffsets;
   /// Code offset where the frame's CFA rule starts (after the stack-pointer set-up). When
   /// absent: 16 bytes after the first EXIT (what ptxas emits for frameless kernels).
   std::optional<uint32_t> cfaStart;
+  /// Code offset of the FDE's closing advance. When absent: the last EXIT (ptxas uses a
+  /// later position when code such as collective fall-back blocks follows it).
+  std::optional<uint32_t> cfaEnd;
   bool hasCalls = false;         ///< calls a function: a .rel(a).text section
   std::optional<uint32_t> crsStackSize; ///< CRS_STACK_SIZE (calls, setmaxnreg, ...)
   std::optional<std::array<uint32_t, 3>> maxntid, reqntid, clusterDims;

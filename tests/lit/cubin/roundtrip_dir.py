@@ -108,7 +108,10 @@ def main():
             concurrent.futures.ThreadPoolExecutor(max_workers=min(args.j, 2)) as ex:
         jobs = [ex.submit(one, args, p, v, tmp) for p in ptxs for v in variants]
         for j in jobs:
-            status, ptx, variant, why = j.result()
+            try:
+                status, ptx, variant, why = j.result()
+            except Exception as e:  # a tool that could not run counts as a failure
+                status, ptx, variant, why = "unreadable", "?", "?", repr(e)
             counts[status] += 1
             if status in ("differ", "unreadable"):
                 print("%s: %s [%s] %s" % (status.upper(), ptx, variant, why))
