@@ -42,12 +42,15 @@ std::pair<std::optional<uint32_t>, std::optional<uint32_t>> cfaPointsFromFde(con
       return {};
     size_t end = std::min<size_t>(df->data.size(), fde + 12 + rd64(&df->data[fde + 4]));
     uint32_t loc = 0;
-    std::optional<uint32_t> start;
+    std::optional<uint32_t> start, mark;
     while (p < end) {
       uint8_t op = df->data[p];
       if (op == 0x04 && p + 5 <= end) {
         loc += rd32(&df->data[p + 1]) * 4;
         p += 5;
+        // An advance not followed by a rule is the closing marker.
+        if (p >= end || df->data[p] != 0x0c)
+          mark = loc;
       } else if (op == 0x0c) {
         start = loc;
         p += 5;
@@ -58,7 +61,7 @@ std::pair<std::optional<uint32_t>, std::optional<uint32_t>> cfaPointsFromFde(con
         break; // DW_CFA_nop padding
       }
     }
-    return {start, loc};
+    return {start, mark};
   }
   return {};
 }
