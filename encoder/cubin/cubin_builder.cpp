@@ -349,7 +349,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     return std::nullopt;
   }
   auto hasRelText = [&](const FunctionInfo &f) {
-    return f.usesShared || f.hasCalls || !f.relocations.empty();
+    return f.referencesShared || f.hasCalls || !f.relocations.empty();
   };
 
   // ---- pass 1: sections --------------------------------------------------------------

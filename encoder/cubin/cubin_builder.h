@@ -62,6 +62,9 @@ struct FunctionInfo {
   uint32_t sharedBytes = 0;      ///< user static shared bytes (without the 1 KB reserve)
   uint32_t sharedAlign = 4;
   bool usesShared = false;       ///< any shared memory (static or dynamic): .nv.shared.<fn>
+  /// The code addresses a shared variable (a module-scope extern .shared gives every kernel
+  /// a .nv.shared.<fn>, but only the kernels that use it reference it): .rel(a).text.
+  bool referencesShared = false;
   uint32_t frameSize = 0;        ///< FRAME_SIZE
   uint32_t minStackSize = 0;     ///< MIN_STACK_SIZE (executables) / MAX_STACK_SIZE (-c)
   std::vector<uint32_t> exitOffsets;

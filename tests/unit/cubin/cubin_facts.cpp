@@ -243,10 +243,10 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       f.sharedBytes = static_cast<uint32_t>(sh->size >= 0x400 ? sh->size - 0x400 : 0);
       f.sharedAlign = static_cast<uint32_t>(sh->align);
     }
-    // A .rela.text section without shared memory means calls (the builder only needs to
-    // know whether one is there).
+    // A .rela.text section means the code references shared memory or calls (the builder
+    // only needs to know whether one is there).
     if (c.find(".rela.text." + f.name))
-      f.hasCalls = !f.usesShared;
+      (f.usesShared ? f.referencesShared : f.hasCalls) = true;
     // Where the CFA rule starts and where the FDE's last advance points are code positions
     // only the compiler knows (ptxas picks them: after the first block's EXIT, at a CALL,
     // after the stack set-up; the last EXIT or a later block); read them from ptxas's FDE.

@@ -321,6 +321,7 @@ TEST(Builder, SharedMemorySection) {
   ModuleInfo m;
   m.functions = {kernel("k", 2)};
   m.functions[0].usesShared = true;
+  m.functions[0].referencesShared = true;
   m.functions[0].sharedBytes = 1024;
   auto c = roundTrip(m);
   ASSERT_TRUE(c);
@@ -328,7 +329,7 @@ TEST(Builder, SharedMemorySection) {
   ASSERT_TRUE(sh);
   EXPECT_EQ(sh->size, 0x400u + 1024u);
   EXPECT_EQ(sh->kind, SectionKind::NoBits);
-  EXPECT_TRUE(c->find(".rela.text.k")) << "kernels using shared memory get a .rela.text";
+  EXPECT_TRUE(c->find(".rela.text.k")) << "kernels referencing shared memory get a .rela.text";
 }
 
 // Inconsistent descriptions are refused with a reason.
