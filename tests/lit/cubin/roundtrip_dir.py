@@ -76,13 +76,16 @@ def one(args, ptx, variant, tmp):
         why = compare_names(args.cuobjdump, args.sass_mc, cubin)
         if why:
             return ("differ", ptx, variant, why)
+    # Whether ptxas's offsets follow the layout rule the builder uses (informational).
+    dump = subprocess.run([args.sass_mc, "-elf", cubin], capture_output=True, text=True).stdout
+    rule = "Layout: follows the ptxas rule" in dump
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         os.replace(cubin, os.path.join(args.keep, os.path.basename(cubin)))
     for p in (cubin, back):
         if os.path.exists(p):
             os.remove(p)
-    return ("identical", ptx, variant, "")
+    return ("identical", ptx, variant, "layout-rule" if rule else "layout-kept")
 
 
 def main():
@@ -104,6 +107,7 @@ def main():
     ptxs = sorted(os.path.join(args.folder, f) for f in os.listdir(args.folder)
                   if f.endswith(".ptx"))
     counts = {"identical": 0, "differ": 0, "unreadable": 0, "ptxas-failed": 0}
+    layout_rule = 0
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=min(args.j, 2)) as ex:
         jobs = [ex.submit(one, args, p, v, tmp) for p in ptxs for v in variants]
@@ -113,12 +117,17 @@ def main():
             except Exception as e:  # a tool that could not run counts as a failure
                 status, ptx, variant, why = "unreadable", "?", "?", repr(e)
             counts[status] += 1
+            layout_rule += why == "layout-rule"
+            if status == "identical" and why == "layout-kept":
+                print("NOTE: %s [%s] offsets do not follow the layout rule (kept as read)" % (ptx, variant))
             if status in ("differ", "unreadable"):
                 print("%s: %s [%s] %s" % (status.upper(), ptx, variant, why))
     total = counts["identical"] + counts["differ"] + counts["unreadable"]
     print("roundtrip: identical %d / total %d (differ %d, unreadable %d, ptxas-failed %d)" % (
         counts["identical"], total, counts["differ"], counts["unreadable"],
         counts["ptxas-failed"]))
+    print("layout: %d of %d identical cubins follow the ptxas layout rule" % (
+        layout_rule, counts["identical"]))
     return 1 if counts["differ"] or counts["unreadable"] else 0
 
 
