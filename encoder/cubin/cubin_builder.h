@@ -51,6 +51,7 @@ struct LocalFunction {
 struct FunctionInfo {
   std::string name;
   bool isKernel = true;
+  bool visible = true; ///< device functions: .visible (GLOBAL) or not (LOCAL, -c only)
   /// Instructions up to and including the last EXIT/RET; the builder adds the tail
   /// (BRA-to-self and NOP padding).
   std::vector<uint8_t> code;
@@ -65,6 +66,14 @@ struct FunctionInfo {
   /// The code addresses a shared variable (a module-scope extern .shared gives every kernel
   /// a .nv.shared.<fn>, but only the kernels that use it reference it): .rel(a).text.
   bool referencesShared = false;
+  /// Relocatable output: the function's shared variables get symbols (LOCAL, type 13,
+  /// st_other 0x40, value = alignment) under the compiler's unique name, e.g.
+  /// "$___ZZ6reducePKfPfE2sm__141" (ptxas's numbering is internal).
+  struct SharedVar {
+    std::string name;
+    uint32_t size = 0, align = 4;
+  };
+  std::vector<SharedVar> sharedVars;
   uint32_t frameSize = 0;        ///< FRAME_SIZE
   uint32_t minStackSize = 0;     ///< MIN_STACK_SIZE (executables) / MAX_STACK_SIZE (-c)
   std::vector<uint32_t> exitOffsets;
@@ -107,7 +116,9 @@ struct ModuleInfo {
   bool usesTensormap = false;
   /// Functions in PTX definition order. ptxas emits them in reverse.
   std::vector<FunctionInfo> functions;
-  std::vector<GlobalVar> globals; ///< executables only (relocatable globals: not yet)
+  /// Module variables. Relocatable output: non-.visible variables only (GUESS: .visible
+  /// ones become GLOBAL symbols placed among the functions; not modelled yet).
+  std::vector<GlobalVar> globals;
 };
 
 /// Builds the model of the cubin; nullopt + error when the description is inconsistent

@@ -181,6 +181,7 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       return std::nullopt;
     }
     f.isKernel = symtab->symbols[sym].other & 0x10;
+    f.visible = symtab->symbols[sym].bind() != elf::kStbLocal;
     auto codeSize = codeSizeOfText(t.data);
     if (!codeSize) {
       error = t.name + " does not end in BRA-to-self + NOPs";
@@ -240,8 +241,15 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
     }
     if (const Section *sh = c.find(".nv.shared." + f.name)) {
       f.usesShared = true;
-      f.sharedBytes = static_cast<uint32_t>(sh->size >= 0x400 ? sh->size - 0x400 : 0);
+      // Relocatable cubins have no 1 KB reserve in .nv.shared.<fn>.
+      uint64_t reserve = m.relocatable ? 0 : 0x400;
+      f.sharedBytes = static_cast<uint32_t>(sh->size >= reserve ? sh->size - reserve : 0);
       f.sharedAlign = static_cast<uint32_t>(sh->align);
+      size_t shIdx = static_cast<size_t>(sh - c.sections.data());
+      for (const Symbol &y : symtab->symbols)
+        if (m.relocatable && y.type() == 13 && y.shndx == shIdx)
+          f.sharedVars.push_back({y.name, static_cast<uint32_t>(y.size),
+                                  static_cast<uint32_t>(y.value)});
     }
     // A .rela.text section means the code references shared memory or calls (the builder
     // only needs to know whether one is there).
@@ -273,7 +281,8 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       slotted.insert(x.sym);
   for (size_t k = 0; k < symtab->symbols.size(); ++k) {
     const Symbol &y = symtab->symbols[k];
-    if (y.type() != elf::kSttObject || y.bind() != elf::kStbLocal || y.shndx >= c.sections.size())
+    bool varType = y.type() == elf::kSttObject || (m.relocatable && y.type() == 13);
+    if (!varType || y.bind() != elf::kStbLocal || y.shndx >= c.sections.size())
       continue;
     const Section &sec = c.sections[y.shndx];
     GlobalVar g;
