@@ -232,6 +232,8 @@ void appendFrame(DebugFrame &df, const FunctionInfo &f, size_t fnIndex, uint64_t
   uint32_t lastExit = f.cfaEnd ? *f.cfaEnd : f.exitOffsets.empty() ? 0 : f.exitOffsets.back();
   uint32_t cfa = f.cfaStart ? *f.cfaStart : firstExit + 16;
   auto advance = [&](uint32_t delta) {
+    if (delta == 0)
+      return; // HW: no advance by zero (a function whose rule starts at offset 0)
     b.push_back(0x04);
     put32(b, delta / 4);
   };
