@@ -50,30 +50,34 @@ const char *const kToolBranch = "Build cuda_13.0.r13.0/compiler.36424714_0";
 constexpr uint32_t kEFlagsLow = 0x04;
 constexpr uint32_t kEFlagsDebug[] = {0x06, 0x09, 0x0b}; // none, -lineinfo, -g
 
-// HW: the order ptxas writes .nv.info.<fn> records in (every per-function section of the
-// round-trip inputs and corpus follows it). Attributes not listed go just before
-// EXIT_INSTR_OFFSETS. GUESS: the relative order of MAX_THREADS and REQNTID (never seen
-// together).
+// HW: the order ptxas writes .nv.info.<fn> records in: a total order consistent with every
+// pair of attributes seen together in the per-function sections of the round-trip corpus
+// (no pair was ever seen in both orders). Attributes not listed go just before
+// EXIT_INSTR_OFFSETS. GUESS: ANNOTATIONS' place (from cubin-format.md, not in the corpus).
 constexpr uint8_t kInfoOrder[] = {
     0x37, // CUDA_API_VERSION
     0x17, // KPARAM_INFO (reverse ordinal)
     0x3e, // EXPLICIT_CLUSTER
     0x3d, // CTA_PER_CLUSTER
     0x3f, // MAX_CLUSTER_RANK
+    0x45, // KPARAM_INFO_V2
     0x50, // SPARSE_MMA_MASK
     0x1b, // MAXREG_COUNT
     0x4c, // NUM_BARRIERS
+    0x0f, // EXTERNS
     0x5f, // MERCURY_ISA_VERSION
     0x55, // ANNOTATIONS
-    0x39, // MBARRIER_INSTR_OFFSETS
-    0x38, // NUM_MBARRIERS
+    0x44, // UNUSED_LOAD_BYTE_OFFSET
     0x31, // INT_WARP_WIDE_INSTR_OFFSETS
     0x29, // COOP_GROUP_MASK_REGIDS
     0x28, // COOP_GROUP_INSTR_OFFSETS
-    0x0f, // EXTERNS
+    0x39, // MBARRIER_INSTR_OFFSETS
+    0x38, // NUM_MBARRIERS
+    0x46, // SYSCALL_OFFSETS
     0x1c, // EXIT_INSTR_OFFSETS
     0x05, // MAX_THREADS
     0x10, // REQNTID
+    0x34, // INDIRECT_BRANCH_TARGETS
     0x1e, // CRS_STACK_SIZE
     0x19, // CBANK_PARAM_SIZE
     0x0a, // PARAM_CBANK
@@ -145,8 +149,14 @@ struct DebugFrame {
     size_t cieOffset;
     size_t fn;         ///< processing-order index
     int64_t locAddend; ///< local functions: their offset in the caller's text
+    int64_t cieAddend = 0; ///< relocatable output: the CIE pointer's relocation addend
   };
   std::vector<Fde> fdes;
+  struct CieAddr {
+    size_t offset; ///< of the DW_OP_addr operand
+    size_t fn;
+  };
+  std::vector<CieAddr> cieAddrs;
 };
 
 void uleb(std::vector<uint8_t> &v, uint64_t x) {
@@ -166,6 +176,18 @@ constexpr uint8_t kCieBody[] = {0x03, 0x00, 0x04, 0x7c, 0xff, 0xff, 0xff, 0xff, 
                                 0x80, 0x28, 0x08, 0x81, 0x80, 0x80, 0x28};
 constexpr uint8_t kDefCfaR1[] = {0x0c, 0x81, 0x80, 0x80, 0x28};
 
+// HW: CUDA's DWARF register numbers are 4-byte ULEBs: register class 0x28 in bits 21+ (so
+// R1 is 0x81 0x80 0x80 0x28); 0x100 in that class is the return-address pseudo register.
+void regUleb(std::vector<uint8_t> &v, uint32_t reg) {
+  uint32_t x = 0x28u << 21 | reg;
+  v.push_back(uint8_t(0x80 | (x & 0x7f)));
+  v.push_back(uint8_t(0x80 | ((x >> 7) & 0x7f)));
+  v.push_back(uint8_t(0x80 | ((x >> 14) & 0x7f)));
+  v.push_back(uint8_t(x >> 21));
+}
+constexpr uint32_t kRaPseudoReg = 0x100;
+constexpr uint32_t kDeviceFnRa = 20; // HW: R20:R21 hold the return address of ABI calls
+
 void padTo8(std::vector<uint8_t> &v, size_t start) {
   while ((v.size() - start) % 8)
     v.push_back(0); // DW_CFA_nop
@@ -182,7 +204,20 @@ void appendFrame(DebugFrame &df, const FunctionInfo &f, size_t fnIndex, uint64_t
   put32(b, 0xffffffff);
   put64(b, 0); // length, patched
   put64(b, ~0ull);
-  b.insert(b.end(), std::begin(kCieBody), std::end(kCieBody));
+  if (f.isKernel) {
+    b.insert(b.end(), std::begin(kCieBody), std::end(kCieBody));
+  } else {
+    // HW: an ABI device function (relocatable output): RA register R20, and R20/R21 (the
+    // 64-bit return address) keep their values, after the kernel CIE's rules.
+    b.insert(b.end(), {0x03, 0x00, 0x04, 0x7c});
+    regUleb(b, kDeviceFnRa);
+    b.insert(b.end(), std::begin(kDefCfaR1), std::end(kDefCfaR1));
+    b.push_back(0x00);
+    for (uint32_t r : {255u, 1u, kDeviceFnRa, kDeviceFnRa + 1}) {
+      b.push_back(0x08);
+      regUleb(b, r);
+    }
+  }
   padTo8(b, cie);
   wr64(b.data() + cie + 4, b.size() - cie - 12);
 
@@ -194,9 +229,11 @@ void appendFrame(DebugFrame &df, const FunctionInfo &f, size_t fnIndex, uint64_t
   put64(b, 0);   // initial_location: relocation
   put64(b, textSize);
   uint32_t firstExit = f.exitOffsets.empty() ? 0 : f.exitOffsets.front();
-  uint32_t lastExit = f.exitOffsets.empty() ? 0 : f.exitOffsets.back();
+  uint32_t lastExit = f.cfaEnd ? *f.cfaEnd : f.exitOffsets.empty() ? 0 : f.exitOffsets.back();
   uint32_t cfa = f.cfaStart ? *f.cfaStart : firstExit + 16;
   auto advance = [&](uint32_t delta) {
+    if (delta == 0)
+      return; // HW: no advance by zero (a function whose rule starts at offset 0)
     b.push_back(0x04);
     put32(b, delta / 4);
   };
@@ -216,6 +253,53 @@ void appendFrame(DebugFrame &df, const FunctionInfo &f, size_t fnIndex, uint64_t
   padTo8(b, fde);
   wr64(b.data() + fde + 4, b.size() - fde - 12);
   df.fdes.push_back({fde, cie, fnIndex, 0});
+}
+
+/// A whole-program callee inside its caller's text (HW: the layout of ptxas's callee CIE):
+/// RA = the pseudo register, initial rules def_cfa R1+0, same_value R255/R1/R<ra>, and
+/// val_expression(RA) = DW_OP_addr <caller, relocated> + DW_OP_bregx R<ra> 0 + DW_OP_plus.
+/// Its FDE spans the callee and carries the compiler's CFA program.
+void appendCalleeFrame(DebugFrame &df, const LocalFunction &lf, size_t fnIndex, bool rel) {
+  auto &b = df.bytes;
+  size_t cie = b.size();
+  put32(b, 0xffffffff);
+  put64(b, 0);
+  put64(b, ~0ull);
+  b.insert(b.end(), {0x03, 0x00, 0x04, 0x7c});
+  regUleb(b, kRaPseudoReg);
+  b.insert(b.end(), std::begin(kDefCfaR1), std::end(kDefCfaR1));
+  b.push_back(0x00);
+  b.push_back(0x08);
+  regUleb(b, 255);
+  b.push_back(0x08);
+  regUleb(b, 1);
+  b.push_back(0x08);
+  regUleb(b, lf.raRegister);
+  b.push_back(0x16); // DW_CFA_val_expression
+  regUleb(b, kRaPseudoReg);
+  b.push_back(0x10); // expression length
+  b.push_back(0x03); // DW_OP_addr
+  df.cieAddrs.push_back({b.size(), fnIndex});
+  put64(b, 0);
+  b.push_back(0x92); // DW_OP_bregx
+  regUleb(b, lf.raRegister);
+  b.push_back(0x00);
+  b.push_back(0x22); // DW_OP_plus
+  padTo8(b, cie);
+  wr64(b.data() + cie + 4, b.size() - cie - 12);
+
+  size_t fde = b.size();
+  put32(b, 0xffffffff);
+  put64(b, 0);
+  put64(b, rel ? 0 : cie);
+  // HW (executables): initial_location holds the callee's offset as well as the relocation
+  // addend. GUESS: the same in relocatable output.
+  put64(b, lf.offset);
+  put64(b, lf.size);
+  b.insert(b.end(), lf.cfaProgram.begin(), lf.cfaProgram.end());
+  padTo8(b, fde);
+  wr64(b.data() + fde + 4, b.size() - fde - 12);
+  df.fdes.push_back({fde, cie, fnIndex, static_cast<int64_t>(lf.offset)});
 }
 
 } // namespace
@@ -282,7 +366,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     return std::nullopt;
   }
   auto hasRelText = [&](const FunctionInfo &f) {
-    return f.usesShared || f.hasCalls || !f.relocations.empty();
+    return f.referencesShared || f.hasCalls || !f.relocations.empty();
   };
 
   // ---- pass 1: sections --------------------------------------------------------------
@@ -330,8 +414,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   bool anySlot = false, anyConst = false, anyInit = false, anyBss = false;
   uint64_t constAlign = 1, initAlign = 1, bssAlign = 1;
   for (const GlobalVar &g : m.globals) {
-    if (rel) {
-      error = "module variables in relocatable output are not supported by the builder yet";
+    if (rel && g.addressSlot) {
+      error = "variable '" + g.name + "': relocatable code addresses variables through code "
+              "relocations, not .nv.constant4 slots";
       return std::nullopt;
     }
     anySlot |= g.addressSlot;
@@ -354,13 +439,17 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   size_t sC4 = anySlot ? addSection(".nv.constant4", elf::kShtProgbits, elf::kShfAlloc, 8,
                                     SectionKind::Bytes)
                        : 0;
-  size_t sC3 = anyConst ? addSection(".nv.constant3", elf::kShtProgbits, elf::kShfAlloc,
-                                     constAlign, SectionKind::Bytes)
+  // HW: relocatable output gives the data sections CUDA types (CUDA_CONSTANT_B3,
+  // CUDA_GLOBAL_INIT, CUDA_GLOBAL).
+  size_t sC3 = anyConst ? addSection(".nv.constant3",
+                                     rel ? elf::kShtCudaConstantB0 + 3 : elf::kShtProgbits,
+                                     elf::kShfAlloc, constAlign, SectionKind::Bytes)
                         : 0;
   for (const FunctionInfo *f : fns)
     sText.push_back(addSection(".text." + f->name, elf::kShtProgbits,
                                elf::kShfAlloc | elf::kShfExec, kTextAlign, SectionKind::Bytes));
-  size_t sInit = anyInit ? addSection(".nv.global.init", elf::kShtProgbits,
+  size_t sInit = anyInit ? addSection(".nv.global.init",
+                                     rel ? elf::kShtCudaGlobalInit : elf::kShtProgbits,
                                      elf::kShfWrite | elf::kShfAlloc, initAlign, SectionKind::Bytes)
                         : 0;
   // NOBITS group in creation order: the first function's shared section, the reserved
@@ -376,8 +465,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
                              elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
     if (i == 0 && anyBss)
-      sBss = addSection(".nv.global", elf::kShtNobits, elf::kShfWrite | elf::kShfAlloc, bssAlign,
-                        SectionKind::NoBits);
+      sBss = addSection(".nv.global", rel ? elf::kShtCudaGlobal : elf::kShtNobits,
+                        elf::kShfWrite | elf::kShfAlloc, bssAlign, SectionKind::NoBits);
   }
   {
     std::map<size_t, uint64_t> ends; // section -> bytes placed so far
@@ -407,7 +496,6 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                         ".note.nv.cuinfo", ".nv.info", ".nv.compat"})
     names.both(n);
   std::vector<Symbol> syms(1);
-  std::vector<std::string> symNames(1); // name -> strtab offset resolved at the end
   auto sectionSym = [&](size_t sec) {
     Symbol y;
     y.info = elf::kSttSection;
@@ -430,15 +518,29 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   };
   sectionSym(sTk);
   sectionSym(sCu);
+  std::vector<size_t> fnSym(fns.size());
+  std::vector<std::vector<uint8_t>> texts;
+  for (const FunctionInfo *f : fns)
+    texts.push_back(textWithTail(f->code));
   std::vector<size_t> localFnSyms, varSym(m.globals.size(), 0);
   std::vector<std::vector<size_t>> localSymsOf(fns.size());
   bool sharedVarSeen = false;
   for (size_t i = 0; i < fns.size(); ++i) {
     const FunctionInfo &f = *fns[i];
-    names.both(".text." + f.name);
-    names.both(".nv.info." + f.name);
-    if (f.isKernel)
-      names.both(".nv.shared." + f.name);
+    // HW: a non-.visible device function (relocatable output) is a LOCAL FUNC created
+    // before its section; its .nv.info name follows the first-function block.
+    const bool localFn = !f.isKernel && !f.visible;
+    if (localFn) {
+      names.symOnly(f.name);
+      fnSym[i] = plainSym(f.name, elf::kStbLocal << 4 | elf::kSttFunc, 0, sText[i], 0,
+                          texts[i].size());
+      names.both(".text." + f.name);
+    } else {
+      names.both(".text." + f.name);
+      names.both(".nv.info." + f.name);
+      if (f.isKernel)
+        names.both(".nv.shared." + f.name);
+    }
     sectionSym(sText[i]);
     if (sShared[i] && f.sharedBytes)
       sectionSym(sShared[i]);
@@ -477,8 +579,15 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
           sectionSym(sec);
         }
         names.symOnly(g.name);
-        varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | elf::kSttObject, 0, sec,
-                             varPlace[k].offset, g.size);
+        // HW: executables: LOCAL OBJECT; relocatable: LOCAL type 13 (STT_LOPROC) with
+        // st_other 0x20 (.global) or 0x80 (.const).
+        if (rel)
+          varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | 13,
+                               g.space == GlobalVar::Space::Const ? 0x80 : 0x20, sec,
+                               varPlace[k].offset, g.size);
+        else
+          varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | elf::kSttObject, 0, sec,
+                               varPlace[k].offset, g.size);
         if (g.addressSlot && !c4Done) {
           c4Done = true;
           names.both(".nv.constant4");
@@ -487,27 +596,38 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         }
       }
     }
-    if (!f.sharedVarName.empty() && !rel) {
-      // HW: a static shared variable leaves an unnamed LOCAL NOTYPE symbol with st_other 1
-      // whose name bytes are zeroed; ptxas writes one such symbol per module.
-      uint32_t off = names.zeroed(f.sharedVarName.size());
-      if (!sharedVarSeen) {
-        Symbol y;
-        y.other = 1;
-        y.nameOffset = off;
-        syms.push_back(y);
-        symNames.resize(syms.size());
-      }
+    if (localFn)
+      names.both(".nv.info." + f.name);
+    if (f.usesShared && !sharedVarSeen) {
+      // HW: the first function (processing order) using shared memory (static or extern)
+      // adds an unnamed LOCAL NOTYPE symbol with st_other 1 whose 20-byte name is zeroed in
+      // .strtab (21 zero bytes, whatever the variable's name); ptxas writes it once per
+      // module, in executables and relocatable output alike. Its st_name is 0.
+      Symbol y;
+      y.other = 1;
+      names.zeroed(20);
+      syms.push_back(y);
       sharedVarSeen = true;
     }
+    if (rel)
+      for (const FunctionInfo::SharedVar &v : f.sharedVars) {
+        names.symOnly(v.name);
+        plainSym(v.name, elf::kStbLocal << 4 | 13, 0x40, sShared[i], v.align, v.size);
+      }
     for (const LocalFunction &lf : f.localFunctions) {
       names.symOnly(lf.name);
-      localSymsOf[i].push_back(plainSym(lf.name, elf::kStbLocal << 4 | elf::kSttFunc, 0,
+      localSymsOf[i].push_back(plainSym(lf.name, uint8_t(lf.binding << 4 | elf::kSttFunc), 0,
                                         sText[i], lf.offset, lf.size));
     }
     if (hasRelText(f)) {
-      names.both(".rel.text." + f.name);
-      names.both(".rela.text." + f.name);
+      // HW: relocatable functions with calls name .rela first; otherwise .rel first.
+      if (rel && f.hasCalls) {
+        names.both(".rela.text." + f.name);
+        names.both(".rel.text." + f.name);
+      } else {
+        names.both(".rel.text." + f.name);
+        names.both(".rela.text." + f.name);
+      }
     }
   }
   names.both(".debug_frame");
@@ -525,15 +645,15 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   names.both(".nv.prototype");
   size_t debugSym = sectionSym(sDebug);
   sectionSym(sCall);
-  std::vector<size_t> fnSym(fns.size());
-  std::vector<std::vector<uint8_t>> texts;
+
   for (size_t i = 0; i < fns.size(); ++i) {
-    texts.push_back(textWithTail(fns[i]->code));
+    if (!fns[i]->isKernel && !fns[i]->visible)
+      continue; // already a LOCAL FUNC
     names.symOnly(fns[i]->name);
     // HW: kernels are GLOBAL FUNC with st_other 0x10 (STO_CUDA_ENTRY); device functions
     // in relocatable output GLOBAL FUNC with st_other 0.
     fnSym[i] = plainSym(fns[i]->name, elf::kStbGlobal << 4 | elf::kSttFunc,
-                        fns[i]->isKernel ? 0x10 : 0, sText[i], 0, texts.back().size());
+                        fns[i]->isKernel ? 0x10 : 0, sText[i], 0, texts[i].size());
   }
   std::vector<size_t> const0Sym(fns.size(), 0);
   for (size_t i = 0; i < fns.size(); ++i)
@@ -565,7 +685,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     t.info = static_cast<uint32_t>(fnSym[i]);
     if (sShared[i]) {
       Section &sh = c.sections[sShared[i]];
-      sh.size = kSharedReserve + fns[i]->sharedBytes;
+      // HW: the 1 KB reserve is added in executables only.
+      sh.size = (rel ? 0 : kSharedReserve) + fns[i]->sharedBytes;
       sh.info = static_cast<uint32_t>(sText[i]);
     }
     if (sConst0[i]) {
@@ -616,7 +737,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x2f, {y, f.regCount}));
       if (rel)
         a.push_back(sval(0x23, {y, f.minStackSize}));
-      for (size_t j = 0; j < f.localFunctions.size(); ++j)
+      // HW: callees' FRAME_SIZE last callee first.
+      for (size_t j = f.localFunctions.size(); j-- > 0;)
         a.push_back(sval(0x11, {static_cast<uint32_t>(localSymsOf[k][j]),
                                 f.localFunctions[j].frameSize}));
       a.push_back(sval(0x11, {y, f.frameSize}));
@@ -689,11 +811,34 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     a.push_back(hval(0x06, 1, Attribute::BVal));
     a.push_back(sval(0x0b, {0, 0}));
   }
-  // .nv.callgraph. HW: (0,-1) first, (0,-2),(0,-3),(0,-4) last; call edges (relocatable
-  // output) in between. GUESS: edges are not modelled yet.
+  // .nv.callgraph. HW: (0,-1) first, (0,-2),(0,-3),(0,-4) last; in relocatable output the
+  // call edges {caller, callee} in between: callers in processing order, callees in code
+  // order, one edge per callee, read off the CALL relocations (R_CUDA_ABS55_16_34).
+  // GUESS: the order of several callees of one caller (only one per caller seen).
   {
     Section &s = c.sections[sCall];
-    s.edges = {{0, -1}, {0, -2}, {0, -3}, {0, -4}};
+    s.edges = {{0, -1}};
+    for (size_t i = 0; i < fns.size(); ++i) {
+      std::vector<CodeReloc> calls;
+      for (const CodeReloc &r : fns[i]->relocations)
+        if (r.type == 75)
+          calls.push_back(r);
+      std::stable_sort(calls.begin(), calls.end(),
+                       [](const CodeReloc &a, const CodeReloc &b) { return a.offset < b.offset; });
+      std::vector<std::string> done;
+      for (const CodeReloc &r : calls) {
+        if (std::find(done.begin(), done.end(), r.symbol) != done.end())
+          continue;
+        done.push_back(r.symbol);
+        auto it = std::find_if(syms.begin(), syms.end(),
+                               [&](const Symbol &y) { return y.name == r.symbol; });
+        if (it != syms.end())
+          s.edges.emplace_back(static_cast<int32_t>(fnSym[i]),
+                               static_cast<int32_t>(it - syms.begin()));
+      }
+    }
+    for (int32_t k : {-2, -3, -4})
+      s.edges.emplace_back(0, k);
     s.link = static_cast<uint32_t>(sSym);
     s.entsize = 8;
   }
@@ -719,26 +864,51 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   // .debug_frame + .rela.debug_frame (last FDE first).
   {
     DebugFrame df;
-    for (size_t i = 0; i < fns.size(); ++i)
-      appendFrame(df, *fns[i], i, texts[i].size(), rel);
+    for (size_t i = 0; i < fns.size(); ++i) {
+      // HW: the function's own FDE ends where its first callee starts.
+      uint64_t range = texts[i].size();
+      for (const LocalFunction &lf : fns[i]->localFunctions)
+        range = std::min<uint64_t>(range, lf.offset);
+      appendFrame(df, *fns[i], i, range, rel);
+      for (const LocalFunction &lf : fns[i]->localFunctions)
+        appendCalleeFrame(df, lf, i, rel);
+    }
     c.sections[sDebug].data = df.bytes;
     Section &r = c.sections[sRelDebug];
     r.link = static_cast<uint32_t>(sSym);
     r.info = static_cast<uint32_t>(sDebug);
     r.entsize = elf::kRelaSize;
-    for (auto it = df.fdes.rbegin(); it != df.fdes.rend(); ++it) {
-      uint32_t y = static_cast<uint32_t>(fnSym[it->fn]);
-      if (rel) {
-        // HW: relocatable: the CIE pointer (against .debug_frame), initial_location, and
-        // R_CUDA_UNUSED_CLEAR64 on address_range. The CIE pointer's addend is the CIE
-        // offset plus 8 per preceding function (0, 0x70, 0xe0, ... for 0x68-byte blocks).
-        r.relocations.push_back({it->offset + 0x1c, 73, y, 0});
-        r.relocations.push_back({it->offset + 0x14, 2, y, 0});
-        r.relocations.push_back(
-            {it->offset + 0x0c, 2, static_cast<uint32_t>(debugSym), static_cast<int64_t>(it->cieOffset + 8 * it->fn)});
-      } else {
-        r.relocations.push_back({it->offset + 0x14, 2, y, it->locAddend});
+    // HW: the CIE pointer addend in relocatable output counts each earlier CIE+FDE block
+    // rounded up to 16 bytes (0x68-byte blocks give 0, 0x70, 0xe0; 0x70-byte ones 0x70).
+    {
+      int64_t sum = 0;
+      for (size_t k = 0; k < df.fdes.size(); ++k) {
+        df.fdes[k].cieAddend = sum;
+        size_t end = k + 1 < df.fdes.size() ? df.fdes[k + 1].cieOffset : df.bytes.size();
+        sum += static_cast<int64_t>((end - df.fdes[k].cieOffset + 15) / 16 * 16);
       }
+    }
+    // HW: function by function, last first: its FDEs (callees' first, last first), then its
+    // callee CIEs' DW_OP_addr operands (last first) against the function.
+    for (size_t fi = fns.size(); fi-- > 0;) {
+      uint32_t y = static_cast<uint32_t>(fnSym[fi]);
+      for (auto it = df.fdes.rbegin(); it != df.fdes.rend(); ++it) {
+        if (it->fn != fi)
+          continue;
+        if (rel) {
+          // HW: relocatable: the CIE pointer (against .debug_frame), initial_location, and
+          // R_CUDA_UNUSED_CLEAR64 on address_range.
+          r.relocations.push_back({it->offset + 0x1c, 73, y, 0});
+          r.relocations.push_back({it->offset + 0x14, 2, y, 0});
+          r.relocations.push_back({it->offset + 0x0c, 2, static_cast<uint32_t>(debugSym),
+                                   it->cieAddend});
+        } else {
+          r.relocations.push_back({it->offset + 0x14, 2, y, it->locAddend});
+        }
+      }
+      for (auto it = df.cieAddrs.rbegin(); it != df.cieAddrs.rend(); ++it)
+        if (it->fn == fi)
+          r.relocations.push_back({it->offset, 2, y, 0});
     }
   }
   // Notes. HW: owner "NVIDIA Corp"; cuinfo {u16 2, u16 PTX target SM, u32 toolkit};

@@ -40,11 +40,18 @@ struct LocalFunction {
   std::string name; ///< full symbol name, e.g. "$_Z1kv$_Z6helperv"
   uint64_t offset = 0, size = 0;
   uint32_t frameSize = 0;
+  uint8_t binding = elf::kStbLocal; ///< libdevice helpers ($__internal_N_$...) are WEAK
+  /// The register that holds the return address on entry (the CIE's RA rule).
+  uint32_t raRegister = 0;
+  /// The FDE's call-frame program (DW_CFA_* bytes, without padding) for what the callee
+  /// does to its frame and return address, e.g. DW_CFA_register when it moves the RA.
+  std::vector<uint8_t> cfaProgram;
 };
 
 struct FunctionInfo {
   std::string name;
   bool isKernel = true;
+  bool visible = true; ///< device functions: .visible (GLOBAL) or not (LOCAL, -c only)
   /// Instructions up to and including the last EXIT/RET; the builder adds the tail
   /// (BRA-to-self and NOP padding).
   std::vector<uint8_t> code;
@@ -56,13 +63,26 @@ struct FunctionInfo {
   uint32_t sharedBytes = 0;      ///< user static shared bytes (without the 1 KB reserve)
   uint32_t sharedAlign = 4;
   bool usesShared = false;       ///< any shared memory (static or dynamic): .nv.shared.<fn>
-  std::string sharedVarName;     ///< mangled name of a static shared variable, if any
+  /// The code addresses a shared variable (a module-scope extern .shared gives every kernel
+  /// a .nv.shared.<fn>, but only the kernels that use it reference it): .rel(a).text.
+  bool referencesShared = false;
+  /// Relocatable output: the function's shared variables get symbols (LOCAL, type 13,
+  /// st_other 0x40, value = alignment) under the compiler's unique name, e.g.
+  /// "$___ZZ6reducePKfPfE2sm__141" (ptxas's numbering is internal).
+  struct SharedVar {
+    std::string name;
+    uint32_t size = 0, align = 4;
+  };
+  std::vector<SharedVar> sharedVars;
   uint32_t frameSize = 0;        ///< FRAME_SIZE
   uint32_t minStackSize = 0;     ///< MIN_STACK_SIZE (executables) / MAX_STACK_SIZE (-c)
   std::vector<uint32_t> exitOffsets;
   /// Code offset where the frame's CFA rule starts (after the stack-pointer set-up). When
   /// absent: 16 bytes after the first EXIT (what ptxas emits for frameless kernels).
   std::optional<uint32_t> cfaStart;
+  /// Code offset of the FDE's closing advance. When absent: the last EXIT (ptxas uses a
+  /// later position when code such as collective fall-back blocks follows it).
+  std::optional<uint32_t> cfaEnd;
   bool hasCalls = false;         ///< calls a function: a .rel(a).text section
   std::optional<uint32_t> crsStackSize; ///< CRS_STACK_SIZE (calls, setmaxnreg, ...)
   std::optional<std::array<uint32_t, 3>> maxntid, reqntid, clusterDims;
@@ -96,7 +116,9 @@ struct ModuleInfo {
   bool usesTensormap = false;
   /// Functions in PTX definition order. ptxas emits them in reverse.
   std::vector<FunctionInfo> functions;
-  std::vector<GlobalVar> globals; ///< executables only (relocatable globals: not yet)
+  /// Module variables. Relocatable output: non-.visible variables only (GUESS: .visible
+  /// ones become GLOBAL symbols placed among the functions; not modelled yet).
+  std::vector<GlobalVar> globals;
 };
 
 /// Builds the model of the cubin; nullopt + error when the description is inconsistent

@@ -13,7 +13,9 @@ extern call in whole-program mode) is counted under ptxas-failed, not in the tot
 
 Usage (the full-corpus run):
     nice -n 10 tests/lit/cubin/roundtrip_dir.py --ptxas /usr/local/cuda/bin/ptxas \
-        --sass-mc build/bin/sass-mc --arch sm_90 --variants default,c,lineinfo -j 2 DIR
+        --sass-mc build/bin/sass-mc --cuobjdump /opt/ptxas-mini-oracles/nvidia/cu13/bin/cuobjdump \
+        --cubin-rebuild build/bin/cubin-rebuild --arch sm_90 --variants default,c,lineinfo -j 2 DIR
+(copy sass-mc elsewhere first if you rebuild while it runs).
 """
 import argparse
 import concurrent.futures
@@ -76,13 +78,21 @@ def one(args, ptx, variant, tmp):
         why = compare_names(args.cuobjdump, args.sass_mc, cubin)
         if why:
             return ("differ", ptx, variant, why)
+    # Whether ptxas's offsets follow the layout rule the builder uses (informational).
+    dump = subprocess.run([args.sass_mc, "-elf", cubin], capture_output=True, text=True).stdout
+    rule = "Layout: follows the ptxas rule" in dump
+    built = ""
+    if args.cubin_rebuild:  # the builder, rebuilding this cubin from its facts
+        r = subprocess.run([args.cubin_rebuild, cubin], capture_output=True, text=True)
+        built = ("rebuilt-identical" if r.stdout.strip() == "IDENTICAL" else
+                 "rebuilt-differ" if r.returncode == 0 else "rebuild-unsupported")
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         os.replace(cubin, os.path.join(args.keep, os.path.basename(cubin)))
     for p in (cubin, back):
         if os.path.exists(p):
             os.remove(p)
-    return ("identical", ptx, variant, "")
+    return ("identical", ptx, variant, ("layout-rule" if rule else "layout-kept") + " " + built)
 
 
 def main():
@@ -94,6 +104,8 @@ def main():
     ap.add_argument("--cuobjdump")
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--variants", default="default")
+    ap.add_argument("--cubin-rebuild", help="also rebuild each cubin from its facts with the "
+                    "builder (build/bin/cubin-rebuild) and count identical rebuilds")
     ap.add_argument("--keep", help="move each cubin that round-trips here (fuzz seeds)")
     ap.add_argument("-j", type=int, default=2)
     args = ap.parse_args()
@@ -104,18 +116,34 @@ def main():
     ptxs = sorted(os.path.join(args.folder, f) for f in os.listdir(args.folder)
                   if f.endswith(".ptx"))
     counts = {"identical": 0, "differ": 0, "unreadable": 0, "ptxas-failed": 0}
+    layout_rule = 0
+    rebuilt = {"rebuilt-identical": 0, "rebuilt-differ": 0, "rebuild-unsupported": 0}
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=min(args.j, 2)) as ex:
         jobs = [ex.submit(one, args, p, v, tmp) for p in ptxs for v in variants]
         for j in jobs:
-            status, ptx, variant, why = j.result()
+            try:
+                status, ptx, variant, why = j.result()
+            except Exception as e:  # a tool that could not run counts as a failure
+                status, ptx, variant, why = "unreadable", "?", "?", repr(e)
             counts[status] += 1
+            layout_rule += why.startswith("layout-rule")
+            for k in rebuilt:
+                rebuilt[k] += why.endswith(k)
+            if status == "identical" and why.startswith("layout-kept"):
+                print("NOTE: %s [%s] offsets do not follow the layout rule (kept as read)" % (ptx, variant))
             if status in ("differ", "unreadable"):
                 print("%s: %s [%s] %s" % (status.upper(), ptx, variant, why))
     total = counts["identical"] + counts["differ"] + counts["unreadable"]
     print("roundtrip: identical %d / total %d (differ %d, unreadable %d, ptxas-failed %d)" % (
         counts["identical"], total, counts["differ"], counts["unreadable"],
         counts["ptxas-failed"]))
+    print("layout: %d of %d identical cubins follow the ptxas layout rule" % (
+        layout_rule, counts["identical"]))
+    if args.cubin_rebuild:
+        print("builder: rebuilt identical %d, differ %d, unsupported %d" % (
+            rebuilt["rebuilt-identical"], rebuilt["rebuilt-differ"],
+            rebuilt["rebuild-unsupported"]))
     return 1 if counts["differ"] or counts["unreadable"] else 0
 
 

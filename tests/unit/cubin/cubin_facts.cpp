@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace ptxmini::cubin::testing {
 
@@ -24,35 +25,80 @@ const Attribute *findAttr(const Section *s, uint8_t code) {
 }
 std::array<uint32_t, 3> triple(const Attribute &a) { return {a.u32(0), a.u32(1), a.u32(2)}; }
 
-/// The code offset of the first DW_CFA_def_cfa in the FDE whose initial_location is
-/// relocated against `sym` (executables: one R_CUDA_64 at FDE + 0x14).
-std::optional<uint32_t> cfaStartFromFde(const Cubin &c, uint32_t sym) {
+/// The code offsets of the first DW_CFA_def_cfa and of the last advance in the FDE whose
+/// initial_location is relocated against `sym` with addend 0 (the function's own FDE).
+std::pair<std::optional<uint32_t>, std::optional<uint32_t>> cfaPointsFromFde(const Cubin &c,
+                                                                            uint32_t sym) {
   const Section *df = c.find(".debug_frame");
   const Section *rel = c.find(".rela.debug_frame");
   if (!df || !rel)
-    return std::nullopt;
+    return {};
   for (const Relocation &r : rel->relocations) {
-    if (r.sym != sym || r.type != 2 || r.addend != 0 || r.offset < 0x14)
+    if (r.sym != sym || r.type != 2 || r.addend != 0 || r.offset < 0x14 ||
+        r.offset + 12 > df->data.size())
       continue;
     size_t fde = r.offset - 0x14, p = fde + 0x24;
     if (fde + 12 > df->data.size())
-      return std::nullopt;
+      return {};
     size_t end = std::min<size_t>(df->data.size(), fde + 12 + rd64(&df->data[fde + 4]));
     uint32_t loc = 0;
+    std::optional<uint32_t> start, mark;
     while (p < end) {
       uint8_t op = df->data[p];
       if (op == 0x04 && p + 5 <= end) {
         loc += rd32(&df->data[p + 1]) * 4;
         p += 5;
+        // An advance not followed by a rule is the closing marker.
+        if (p >= end || df->data[p] != 0x0c)
+          mark = loc;
       } else if (op == 0x0c) {
-        return loc;
+        start = loc;
+        p += 5;
+        while (p < end && (df->data[p] & 0x80)) // ULEB offset
+          ++p;
+        ++p;
       } else {
-        return std::nullopt;
+        break; // DW_CFA_nop padding
       }
     }
+    return {start, mark};
   }
-  return std::nullopt;
+  return {};
 }
+
+/// Callee frame facts: the FDE relocated against `sym` + lf.offset gives the CFA program
+/// (up to the DW_CFA_nop padding) and its CIE the RA register (the 4-byte register ULEB
+/// after DW_CFA_same_value that precedes DW_CFA_val_expression).
+void calleeFrameFacts(const Cubin &c, uint32_t sym, LocalFunction &lf) {
+  const Section *df = c.find(".debug_frame");
+  const Section *rel = c.find(".rela.debug_frame");
+  if (!df || !rel)
+    return;
+  const auto &d = df->data;
+  for (const Relocation &r : rel->relocations) {
+    if (r.sym != sym || r.type != 2 || r.addend != static_cast<int64_t>(lf.offset) ||
+        r.offset < 0x14 || r.offset + 0x10 > d.size())
+      continue;
+    size_t fde = r.offset - 0x14;
+    size_t end = std::min<size_t>(d.size(), fde + 12 + rd64(&d[fde + 4]));
+    size_t p = fde + 0x24;
+    std::vector<uint8_t> prog(d.begin() + static_cast<ptrdiff_t>(std::min(p, end)),
+                              d.begin() + static_cast<ptrdiff_t>(end));
+    while (!prog.empty() && prog.back() == 0)
+      prog.pop_back();
+    lf.cfaProgram = prog;
+    uint64_t cie = rd64(&d[fde + 12]);
+    if (cie + 0x30 > d.size())
+      return;
+    for (size_t q = cie + 0x10; q + 6 < std::min<size_t>(d.size(), cie + 0x48); ++q)
+      if (d[q] == 0x16 && q >= 5 && d[q - 5] == 0x08) {
+        uint32_t x = (d[q - 4] & 0x7f) | (d[q - 3] & 0x7f) << 7 | (d[q - 2] & 0x7f) << 14;
+        lf.raRegister = x;
+        return;
+      }
+  }
+}
+
 } // namespace
 
 std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
@@ -120,8 +166,12 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       const Symbol &y = symtab->symbols[k];
       if (y.type() == elf::kSttFunc && y.shndx == idx && y.name == f.name)
         sym = static_cast<uint32_t>(k);
-      if (y.type() == elf::kSttFunc && y.shndx == idx && y.bind() == elf::kStbLocal) {
-        LocalFunction lf{y.name, y.value, y.size, 0};
+      if (y.type() == elf::kSttFunc && y.shndx == idx && y.name != f.name) {
+        LocalFunction lf;
+        lf.name = y.name;
+        lf.offset = y.value;
+        lf.size = y.size;
+        lf.binding = y.bind();
         lf.frameSize = globalValue(0x11, static_cast<uint32_t>(k));
         f.localFunctions.push_back(lf);
       }
@@ -131,6 +181,7 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       return std::nullopt;
     }
     f.isKernel = symtab->symbols[sym].other & 0x10;
+    f.visible = symtab->symbols[sym].bind() != elf::kStbLocal;
     auto codeSize = codeSizeOfText(t.data);
     if (!codeSize) {
       error = t.name + " does not end in BRA-to-self + NOPs";
@@ -190,17 +241,29 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
     }
     if (const Section *sh = c.find(".nv.shared." + f.name)) {
       f.usesShared = true;
-      f.sharedBytes = static_cast<uint32_t>(sh->size >= 0x400 ? sh->size - 0x400 : 0);
+      // Relocatable cubins have no 1 KB reserve in .nv.shared.<fn>.
+      uint64_t reserve = m.relocatable ? 0 : 0x400;
+      f.sharedBytes = static_cast<uint32_t>(sh->size >= reserve ? sh->size - reserve : 0);
       f.sharedAlign = static_cast<uint32_t>(sh->align);
+      size_t shIdx = static_cast<size_t>(sh - c.sections.data());
+      for (const Symbol &y : symtab->symbols)
+        if (m.relocatable && y.type() == 13 && y.shndx == shIdx)
+          f.sharedVars.push_back({y.name, static_cast<uint32_t>(y.size),
+                                  static_cast<uint32_t>(y.value)});
     }
-    // A .rela.text section without shared memory means calls (the builder only needs to
-    // know whether one is there).
+    // A .rela.text section means the code references shared memory or calls (the builder
+    // only needs to know whether one is there).
     if (c.find(".rela.text." + f.name))
-      f.hasCalls = !f.usesShared;
-    // Where the CFA rule starts is a code position only the compiler knows (ptxas picks
-    // it: after the first block's EXIT, at a CALL, after the stack set-up); read it from
-    // ptxas's FDE. The builder still has to encode the FDE around it.
-    f.cfaStart = cfaStartFromFde(c, sym);
+      (f.usesShared ? f.referencesShared : f.hasCalls) = true;
+    // Where the CFA rule starts and where the FDE's last advance points are code positions
+    // only the compiler knows (ptxas picks them: after the first block's EXIT, at a CALL,
+    // after the stack set-up; the last EXIT or a later block); read them from ptxas's FDE.
+    // The builder still has to encode the FDE around them.
+    std::tie(f.cfaStart, f.cfaEnd) = cfaPointsFromFde(c, sym);
+    // Callees: the return-address register and the CFA program are the compiler's (ABI
+    // and register allocation); read them from ptxas's callee CIE/FDE.
+    for (LocalFunction &lf : f.localFunctions)
+      calleeFrameFacts(c, sym, lf);
     if (const Section *rt = c.find(".rela.text." + f.name))
       for (const Relocation &r : rt->relocations)
         f.relocations.push_back({r.offset, r.type,
@@ -218,7 +281,8 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       slotted.insert(x.sym);
   for (size_t k = 0; k < symtab->symbols.size(); ++k) {
     const Symbol &y = symtab->symbols[k];
-    if (y.type() != elf::kSttObject || y.bind() != elf::kStbLocal || y.shndx >= c.sections.size())
+    bool varType = y.type() == elf::kSttObject || (m.relocatable && y.type() == 13);
+    if (!varType || y.bind() != elf::kStbLocal || y.shndx >= c.sections.size())
       continue;
     const Section &sec = c.sections[y.shndx];
     GlobalVar g;

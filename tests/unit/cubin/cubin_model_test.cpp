@@ -321,6 +321,7 @@ TEST(Builder, SharedMemorySection) {
   ModuleInfo m;
   m.functions = {kernel("k", 2)};
   m.functions[0].usesShared = true;
+  m.functions[0].referencesShared = true;
   m.functions[0].sharedBytes = 1024;
   auto c = roundTrip(m);
   ASSERT_TRUE(c);
@@ -328,7 +329,81 @@ TEST(Builder, SharedMemorySection) {
   ASSERT_TRUE(sh);
   EXPECT_EQ(sh->size, 0x400u + 1024u);
   EXPECT_EQ(sh->kind, SectionKind::NoBits);
-  EXPECT_TRUE(c->find(".rela.text.k")) << "kernels using shared memory get a .rela.text";
+  EXPECT_TRUE(c->find(".rela.text.k")) << "kernels referencing shared memory get a .rela.text";
+}
+
+// Module data: initialised .global data in .nv.global.init, zeroed in .nv.global (NOBITS),
+// .const in .nv.constant3; each variable a LOCAL OBJECT at its aligned offset; one 8-byte
+// .nv.constant4 slot per address-taken variable, filled by an R_CUDA_64 against it; the
+// data segments: a read-only LOAD over the constant banks, a RW LOAD whose file size is the
+// initialised bytes only.
+TEST(Builder, ModuleVariables) {
+  ModuleInfo m;
+  m.functions = {kernel("k", 2)};
+  GlobalVar a{"a", GlobalVar::Space::Global, 6, 4, {1, 2, 3}, true};
+  GlobalVar b{"b", GlobalVar::Space::Global, 64, 8, {}, true};
+  GlobalVar c{"c", GlobalVar::Space::Const, 8, 4, {9, 9, 9, 9, 9, 9, 9, 9}, false};
+  GlobalVar d{"d", GlobalVar::Space::Global, 4, 4, {7}, false};
+  m.globals = {a, b, c, d};
+  auto cu = roundTrip(m);
+  ASSERT_TRUE(cu);
+  const Section *init = cu->find(".nv.global.init"), *bss = cu->find(".nv.global"),
+                *c3 = cu->find(".nv.constant3"), *c4 = cu->find(".nv.constant4");
+  ASSERT_TRUE(init && bss && c3 && c4);
+  EXPECT_EQ(init->size, 12u) << "a (6 bytes) then d at the next multiple of 4";
+  EXPECT_EQ(init->data[8], 7);
+  EXPECT_EQ(bss->kind, SectionKind::NoBits);
+  EXPECT_EQ(bss->size, 64u);
+  EXPECT_EQ(c3->data, c.init);
+  EXPECT_EQ(c4->size, 16u) << "two address slots";
+  const Section *rel = cu->find(".rela.nv.constant4");
+  ASSERT_TRUE(rel);
+  ASSERT_EQ(rel->relocations.size(), 2u);
+  const auto &syms = cu->symtab()->symbols;
+  for (const Relocation &r : rel->relocations) {
+    ASSERT_LT(r.sym, syms.size());
+    EXPECT_EQ(syms[r.sym].name, r.offset == 0 ? "a" : "b") << "slots in declaration order";
+  }
+  for (const Symbol &y : syms) {
+    if (y.name == "d") {
+      EXPECT_EQ(y.value, 8u);
+    }
+  }
+  ASSERT_EQ(cu->programHeaders.size(), 6u);
+  const ProgramHeader &rw = cu->programHeaders[4];
+  EXPECT_EQ(rw.flags, elf::kPfR | elf::kPfW);
+  EXPECT_EQ(rw.filesz, init->size);
+  EXPECT_EQ(rw.memsz, init->size + bss->size);
+}
+
+// A whole-program callee: its own CIE (return-address rule) and FDE relocated against the
+// caller at the callee's offset; the caller's FDE stops where the callee starts.
+TEST(Builder, WholeProgramCallee) {
+  ModuleInfo m;
+  m.functions = {kernel("k", 4)};
+  LocalFunction lf;
+  lf.name = "$k$helper";
+  lf.offset = 0x40;
+  lf.size = 0x20;
+  lf.raRegister = 4;
+  m.functions[0].hasCalls = true;
+  m.functions[0].code.resize(0x60, 0);
+  m.functions[0].localFunctions = {lf};
+  auto cu = roundTrip(m);
+  ASSERT_TRUE(cu);
+  const Section *rel = cu->find(".rela.debug_frame");
+  ASSERT_TRUE(rel);
+  bool calleeLoc = false;
+  for (const Relocation &r : rel->relocations)
+    calleeLoc |= r.addend == 0x40;
+  EXPECT_TRUE(calleeLoc);
+  const Section *df = cu->find(".debug_frame");
+  ASSERT_TRUE(df);
+  EXPECT_EQ(rd64(&df->data[0x30 + 0x1c]), 0x40u) << "kernel FDE range ends at the callee";
+  bool weakOrLocal = false;
+  for (const Symbol &y : cu->symtab()->symbols)
+    weakOrLocal |= y.name == "$k$helper" && y.type() == elf::kSttFunc && y.value == 0x40;
+  EXPECT_TRUE(weakOrLocal);
 }
 
 // Inconsistent descriptions are refused with a reason.

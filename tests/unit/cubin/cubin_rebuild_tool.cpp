@@ -30,6 +30,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::ifstream f(in, std::ios::binary);
+  if (!f) {
+    std::cerr << "cubin-rebuild: cannot open " << in << "\n";
+    return 1;
+  }
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   std::string err;
   auto ref = readCubin(bytes, err);
