@@ -72,4 +72,10 @@ void DiagEngine::fatal(std::string_view msg) {
   throw FatalError{std::string(msg)};
 }
 
+void DiagEngine::fatal(const SourceLoc &loc, std::string_view msg) {
+  ++errors_;
+  emit(Severity::Fatal, &loc, msg);
+  throw FatalError{std::string(msg)};
+}
+
 } // namespace ptxmini

@@ -52,6 +52,8 @@ public:
   void error(const SourceLoc &loc, std::string_view msg);
   /// Prints the message and throws FatalError.
   [[noreturn]] void fatal(std::string_view msg);
+  /// Same, with a file and line (ptxas: "k.ptx, line 1; fatal   : Missing .version ...").
+  [[noreturn]] void fatal(const SourceLoc &loc, std::string_view msg);
 
   /// -w: no warnings printed. -Werror: warnings count as errors.
   void setSuppressWarnings(bool v) { suppressWarnings_ = v; }

@@ -1,0 +1,845 @@
+//===- encoder/cubin/cubin_builder.cpp - the cubin ptxas 13.0 writes for sm_90 --------===//
+///
+/// \file
+/// buildCubin() assembles the model in four passes:
+///  1. the section list, in ptxas's order: string tables, symtab, .debug_frame, notes,
+///     .nv.info, .nv.compat, .nv.info.<fn>, .nv.callgraph, .rela.text.<fn>, .rela.debug_frame,
+///     .text.<fn>, the shared/NOBITS group, .nv.constant0.<fn>;
+///  2. the symbol table, in ptxas's order (section symbols of the first function, the
+///     reserved-shared-memory symbols, the other functions, .debug_frame/.nv.callgraph, the
+///     function symbols, then the .nv.constant0 section symbols: the last local follows the
+///     globals, so sh_info is the symbol count);
+///  3. contents that refer to indices: .nv.info records, .debug_frame and its relocations,
+///     notes, .nv.compat, string tables (names are added in the order ptxas creates them,
+///     including names of sections it never emits);
+///  4. layout (computeLayout) and, for executables, program headers.
+/// Functions are emitted in reverse PTX definition order ("processing order"), as ptxas does.
+///
+/// Every rule here is HW: observed on ptxas 13.0 (V13.0.88) cubins for sm_90 with
+/// sass-mc -elf and cuobjdump -elf 13.2, unless it says GUESS. The rules are tested by
+/// rebuilding ptxas cubins from their own facts (tests/unit/cubin/cubin_rebuild_tool.cpp)
+/// and comparing the bytes.
+//===----------------------------------------------------------------------------------===//
+#include "encoder/cubin/cubin_builder.h"
+#include "encoder/cubin/byte_io.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ptxmini::cubin {
+
+namespace {
+
+// HW: the BRA-to-self and NOP words ptxas puts after the last instruction on sm_90
+// (cubin-format.md §10, checked on every .text of the round-trip inputs by the rebuild tool).
+constexpr uint64_t kBraSelfLo = 0xfffffffc00fc7947ull, kBraSelfHi = 0x000fc0000383ffffull;
+constexpr uint64_t kNopLo = 0x0000000000007918ull, kNopHi = 0x000fc00000000000ull;
+
+// HW: constants of the sm_90 cubin.
+constexpr uint32_t kCudaApiVersion = 0x82;   // CUDA_API_VERSION, cuinfo toolkit (13.0)
+constexpr uint16_t kMercuryIsaVersion = 0x0101;
+constexpr uint32_t kParamBase = 0x210;       // parameters start at c[0][0x210]
+constexpr uint32_t kSharedReserve = 0x400;   // .nv.shared.<fn> = 1 KB reserve + user bytes
+constexpr uint32_t kKParamFlags = 0x1f000;   // KPARAM_INFO low bits: cbank 0x1f
+constexpr uint32_t kSwWar = 8;
+constexpr uint64_t kTextAlign = 128;
+const char *const kToolName = "ptxas";
+const char *const kToolVersion = "Cuda compilation tools, release 13.0, V13.0.88";
+const char *const kToolBranch = "Build cuda_13.0.r13.0/compiler.36424714_0";
+// HW: e_flags = debug mode << 24 | SM << 8 | 0x04 on sm_75..sm_90a (cubin-format.md §4).
+constexpr uint32_t kEFlagsLow = 0x04;
+constexpr uint32_t kEFlagsDebug[] = {0x06, 0x09, 0x0b}; // none, -lineinfo, -g
+
+// HW: the order ptxas writes .nv.info.<fn> records in (every per-function section of the
+// round-trip inputs and corpus follows it). Attributes not listed go just before
+// EXIT_INSTR_OFFSETS. GUESS: the relative order of MAX_THREADS and REQNTID (never seen
+// together).
+constexpr uint8_t kInfoOrder[] = {
+    0x37, // CUDA_API_VERSION
+    0x17, // KPARAM_INFO (reverse ordinal)
+    0x3e, // EXPLICIT_CLUSTER
+    0x3d, // CTA_PER_CLUSTER
+    0x3f, // MAX_CLUSTER_RANK
+    0x50, // SPARSE_MMA_MASK
+    0x1b, // MAXREG_COUNT
+    0x4c, // NUM_BARRIERS
+    0x5f, // MERCURY_ISA_VERSION
+    0x55, // ANNOTATIONS
+    0x39, // MBARRIER_INSTR_OFFSETS
+    0x38, // NUM_MBARRIERS
+    0x31, // INT_WARP_WIDE_INSTR_OFFSETS
+    0x29, // COOP_GROUP_MASK_REGIDS
+    0x28, // COOP_GROUP_INSTR_OFFSETS
+    0x0f, // EXTERNS
+    0x1c, // EXIT_INSTR_OFFSETS
+    0x05, // MAX_THREADS
+    0x10, // REQNTID
+    0x1e, // CRS_STACK_SIZE
+    0x19, // CBANK_PARAM_SIZE
+    0x0a, // PARAM_CBANK
+    0x36, // SW_WAR
+};
+size_t infoRank(uint8_t attr) {
+  for (size_t i = 0; i < std::size(kInfoOrder); ++i)
+    if (kInfoOrder[i] == attr)
+      return i * 2;
+  for (size_t i = 0; i < std::size(kInfoOrder); ++i)
+    if (kInfoOrder[i] == 0x1c)
+      return i * 2 - 1;
+  return 0;
+}
+
+Attribute sval(uint8_t attr, std::initializer_list<uint32_t> words) {
+  Attribute a;
+  a.format = Attribute::SVal;
+  a.attr = attr;
+  for (uint32_t w : words)
+    put32(a.payload, w);
+  return a;
+}
+Attribute hval(uint8_t attr, uint16_t v, uint8_t format = Attribute::HVal) {
+  Attribute a;
+  a.format = format;
+  a.attr = attr;
+  a.value = v;
+  return a;
+}
+
+/// The two string tables, filled in ptxas's creation order.
+struct Strings {
+  std::vector<uint8_t> sh{0}, st{0};
+  std::map<std::string, uint32_t> shOff, stOff;
+  static uint32_t add(std::vector<uint8_t> &t, std::map<std::string, uint32_t> &m,
+                      const std::string &s) {
+    if (auto it = m.find(s); it != m.end())
+      return it->second;
+    uint32_t off = static_cast<uint32_t>(t.size());
+    t.insert(t.end(), s.begin(), s.end());
+    t.push_back(0);
+    m[s] = off;
+    return off;
+  }
+  void both(const std::string &s) {
+    add(sh, shOff, s);
+    add(st, stOff, s);
+  }
+  void symOnly(const std::string &s) { add(st, stOff, s); }
+  /// Zero bytes after a name in both tables (HW: ptxas renames .nv.constant.pic-style
+  /// names in place to shorter ones and zeroes the rest).
+  void padBoth(size_t n) {
+    sh.insert(sh.end(), n, 0);
+    st.insert(st.end(), n, 0);
+  }
+  /// A name whose bytes ptxas zeroes (shared variables): n+1 zero bytes.
+  uint32_t zeroed(size_t n) {
+    uint32_t off = static_cast<uint32_t>(st.size());
+    st.insert(st.end(), n + 1, 0);
+    return off;
+  }
+};
+
+struct DebugFrame {
+  std::vector<uint8_t> bytes;
+  struct Fde {
+    size_t offset;     ///< of the FDE in .debug_frame
+    size_t cieOffset;
+    size_t fn;         ///< processing-order index
+    int64_t locAddend; ///< local functions: their offset in the caller's text
+  };
+  std::vector<Fde> fdes;
+};
+
+void uleb(std::vector<uint8_t> &v, uint64_t x) {
+  do {
+    uint8_t b = x & 0x7f;
+    x >>= 7;
+    v.push_back(b | (x ? 0x80 : 0));
+  } while (x);
+}
+
+// HW: the CIE ptxas writes for every function without a return address register:
+// 64-bit DWARF, version 3, code align 4, data align -4, RA register 0xffffffff, initial
+// instructions "def_cfa R1+0, same_value R255, same_value R1" with register numbers in
+// ptxas's 4-byte ULEB form (0x81 0x80 0x80 0x28 is R1), padded with DW_CFA_nop to 8.
+constexpr uint8_t kCieBody[] = {0x03, 0x00, 0x04, 0x7c, 0xff, 0xff, 0xff, 0xff, 0x0f,
+                                0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08, 0xff, 0x81,
+                                0x80, 0x28, 0x08, 0x81, 0x80, 0x80, 0x28};
+constexpr uint8_t kDefCfaR1[] = {0x0c, 0x81, 0x80, 0x80, 0x28};
+
+void padTo8(std::vector<uint8_t> &v, size_t start) {
+  while ((v.size() - start) % 8)
+    v.push_back(0); // DW_CFA_nop
+}
+
+/// One CIE + FDE per function. FDE instructions (HW): the CFA rule (def_cfa R1 + frame
+/// size) starts at `cfaStart` (default: 16 bytes after the first EXIT); a bare
+/// advance_loc4 marks the last EXIT. The two are emitted in address order, each as
+/// DW_CFA_advance_loc4 by (delta / code align 4).
+void appendFrame(DebugFrame &df, const FunctionInfo &f, size_t fnIndex, uint64_t textSize,
+                 bool rel) {
+  auto &b = df.bytes;
+  size_t cie = b.size();
+  put32(b, 0xffffffff);
+  put64(b, 0); // length, patched
+  put64(b, ~0ull);
+  b.insert(b.end(), std::begin(kCieBody), std::end(kCieBody));
+  padTo8(b, cie);
+  wr64(b.data() + cie + 4, b.size() - cie - 12);
+
+  size_t fde = b.size();
+  put32(b, 0xffffffff);
+  put64(b, 0);
+  // CIE pointer: the CIE's offset; relocatable output leaves 0 for the relocation.
+  put64(b, rel ? 0 : cie);
+  put64(b, 0);   // initial_location: relocation
+  put64(b, textSize);
+  uint32_t firstExit = f.exitOffsets.empty() ? 0 : f.exitOffsets.front();
+  uint32_t lastExit = f.exitOffsets.empty() ? 0 : f.exitOffsets.back();
+  uint32_t cfa = f.cfaStart ? *f.cfaStart : firstExit + 16;
+  auto advance = [&](uint32_t delta) {
+    b.push_back(0x04);
+    put32(b, delta / 4);
+  };
+  auto defCfa = [&] {
+    b.insert(b.end(), std::begin(kDefCfaR1), std::end(kDefCfaR1));
+    uleb(b, f.frameSize);
+  };
+  if (lastExit <= cfa) {
+    advance(lastExit);
+    advance(cfa - lastExit);
+    defCfa();
+  } else {
+    advance(cfa);
+    defCfa();
+    advance(lastExit - cfa);
+  }
+  padTo8(b, fde);
+  wr64(b.data() + fde + 4, b.size() - fde - 12);
+  df.fdes.push_back({fde, cie, fnIndex, 0});
+}
+
+} // namespace
+
+std::vector<uint8_t> textWithTail(const std::vector<uint8_t> &code) {
+  std::vector<uint8_t> t = code;
+  put64(t, kBraSelfLo);
+  put64(t, kBraSelfHi);
+  // HW: size = align_up(end of the BRA-to-self + 128, 128): 8 to 15 NOPs.
+  uint64_t size = (t.size() + kTextAlign + kTextAlign - 1) / kTextAlign * kTextAlign;
+  while (t.size() < size) {
+    put64(t, kNopLo);
+    put64(t, kNopHi);
+  }
+  return t;
+}
+
+std::optional<size_t> codeSizeOfText(std::span<const uint8_t> text) {
+  if (text.size() % 16)
+    return std::nullopt;
+  size_t n = text.size();
+  while (n >= 16 && rd64(&text[n - 16]) == kNopLo && rd64(&text[n - 8]) == kNopHi)
+    n -= 16;
+  if (n < 16 || rd64(&text[n - 16]) != kBraSelfLo || rd64(&text[n - 8]) != kBraSelfHi)
+    return std::nullopt;
+  return n - 16;
+}
+
+std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
+  const bool rel = m.relocatable;
+  // Processing order: reverse of definition.
+  std::vector<const FunctionInfo *> fns;
+  for (auto it = m.functions.rbegin(); it != m.functions.rend(); ++it)
+    fns.push_back(&*it);
+  for (const FunctionInfo *f : fns) {
+    for (const ParamInfo &p : f->params)
+      if (uint64_t(p.offset) + p.size > f->paramBytes) {
+        error = "function '" + f->name + "': a parameter lies outside the parameter block";
+        return std::nullopt;
+      }
+    for (uint32_t e : f->exitOffsets)
+      if (e >= f->code.size() || e % 16) {
+        error = "function '" + f->name + "': exit offset 0x" + hex(e) + " is not an instruction";
+        return std::nullopt;
+      }
+    if (f->code.size() % 16) {
+      error = "function '" + f->name + "': code is not a whole number of instructions";
+      return std::nullopt;
+    }
+    if (!f->isKernel && !rel) {
+      error = "function '" + f->name +
+              "': a device function gets its own section only in relocatable output";
+      return std::nullopt;
+    }
+  }
+  if (m.debug != ModuleInfo::Debug::None) {
+    // e_flags would announce .debug_line / .nv_debug_* sections the builder does not write;
+    // cuobjdump rejects such a file ("Invalid ELF").
+    error = "-lineinfo / -g cubins need debug sections the builder does not produce yet";
+    return std::nullopt;
+  }
+  if (fns.empty()) {
+    error = "a cubin needs at least one function";
+    return std::nullopt;
+  }
+  auto hasRelText = [&](const FunctionInfo &f) {
+    return f.usesShared || f.hasCalls || !f.relocations.empty();
+  };
+
+  // ---- pass 1: sections --------------------------------------------------------------
+  Cubin c;
+  c.type = rel ? elf::kEtRel : elf::kEtExec;
+  c.phentsize = rel ? 0 : elf::kPhdrSize; // HW: 0 in relocatable cubins (no program headers)
+  c.flags = kEFlagsDebug[static_cast<int>(m.debug)] << 24 | (m.sm & 0xff) << 8 | kEFlagsLow;
+  auto addSection = [&](std::string name, uint32_t type, uint64_t flags, uint64_t align,
+                        SectionKind kind) {
+    Section s;
+    s.name = std::move(name);
+    s.type = type;
+    s.flags = flags;
+    s.align = align;
+    s.kind = kind;
+    c.sections.push_back(std::move(s));
+    return c.sections.size() - 1;
+  };
+  addSection("", elf::kShtNull, 0, 0, SectionKind::Null);
+  size_t sShstr = addSection(".shstrtab", elf::kShtStrtab, 0, 1, SectionKind::Bytes);
+  size_t sStr = addSection(".strtab", elf::kShtStrtab, 0, 1, SectionKind::Bytes);
+  size_t sSym = addSection(".symtab", elf::kShtSymtab, 0, 8, SectionKind::Symbols);
+  size_t sDebug = addSection(".debug_frame", elf::kShtProgbits, 0, 1, SectionKind::Bytes);
+  size_t sTk = addSection(".note.nv.tkinfo", elf::kShtNote, 0x2000000, 4, SectionKind::Notes);
+  size_t sCu = addSection(".note.nv.cuinfo", elf::kShtNote, 0x1000040, 4, SectionKind::Notes);
+  size_t sInfo = addSection(".nv.info", elf::kShtCudaInfo, 0, 4, SectionKind::Attributes);
+  size_t sCompat = addSection(".nv.compat", elf::kShtCudaCompat, 0, 4, SectionKind::Attributes);
+  std::vector<size_t> sFnInfo, sRelText(fns.size(), 0), sText, sShared(fns.size(), 0),
+      sConst0(fns.size(), 0);
+  for (const FunctionInfo *f : fns)
+    sFnInfo.push_back(addSection(".nv.info." + f->name, elf::kShtCudaInfo, elf::kShfInfoLink, 4,
+                                 SectionKind::Attributes));
+  size_t sCall =
+      addSection(".nv.callgraph", elf::kShtCudaCallgraph, 0, 4, SectionKind::Callgraph);
+  for (size_t i = 0; i < fns.size(); ++i)
+    if (hasRelText(*fns[i]))
+      sRelText[i] = addSection(".rela.text." + fns[i]->name, elf::kShtRela, elf::kShfInfoLink,
+                               8, SectionKind::Relocations);
+  // Module data: slots, constant bank 3, initialised and zeroed globals.
+  struct VarPlace {
+    size_t section = 0;
+    uint64_t offset = 0;
+  };
+  std::vector<VarPlace> varPlace(m.globals.size());
+  bool anySlot = false, anyConst = false, anyInit = false, anyBss = false;
+  uint64_t constAlign = 1, initAlign = 1, bssAlign = 1;
+  for (const GlobalVar &g : m.globals) {
+    if (rel) {
+      error = "module variables in relocatable output are not supported by the builder yet";
+      return std::nullopt;
+    }
+    anySlot |= g.addressSlot;
+    if (g.space == GlobalVar::Space::Const) {
+      anyConst = true;
+      constAlign = std::max<uint64_t>(constAlign, g.align);
+    } else if (!g.init.empty()) {
+      anyInit = true;
+      initAlign = std::max<uint64_t>(initAlign, g.align);
+    } else {
+      anyBss = true;
+      bssAlign = std::max<uint64_t>(bssAlign, g.align);
+    }
+  }
+  size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
+                                       SectionKind::Relocations)
+                          : 0;
+  size_t sRelDebug = addSection(".rela.debug_frame", elf::kShtRela, elf::kShfInfoLink, 8,
+                                SectionKind::Relocations);
+  size_t sC4 = anySlot ? addSection(".nv.constant4", elf::kShtProgbits, elf::kShfAlloc, 8,
+                                    SectionKind::Bytes)
+                       : 0;
+  size_t sC3 = anyConst ? addSection(".nv.constant3", elf::kShtProgbits, elf::kShfAlloc,
+                                     constAlign, SectionKind::Bytes)
+                        : 0;
+  for (const FunctionInfo *f : fns)
+    sText.push_back(addSection(".text." + f->name, elf::kShtProgbits,
+                               elf::kShfAlloc | elf::kShfExec, kTextAlign, SectionKind::Bytes));
+  size_t sInit = anyInit ? addSection(".nv.global.init", elf::kShtProgbits,
+                                     elf::kShfWrite | elf::kShfAlloc, initAlign, SectionKind::Bytes)
+                        : 0;
+  // NOBITS group in creation order: the first function's shared section, the reserved
+  // shared section (executables), .nv.global, then the other functions' shared sections.
+  const uint32_t sharedType = rel ? elf::kShtCudaShared : elf::kShtNobits;
+  size_t sReserved = 0, sBss = 0;
+  for (size_t i = 0; i < fns.size(); ++i) {
+    if (fns[i]->usesShared && fns[i]->isKernel)
+      sShared[i] = addSection(".nv.shared." + fns[i]->name, sharedType,
+                              elf::kShfWrite | elf::kShfAlloc | elf::kShfInfoLink,
+                              fns[i]->sharedAlign, SectionKind::NoBits);
+    if (i == 0 && !rel)
+      sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
+                             elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
+    if (i == 0 && anyBss)
+      sBss = addSection(".nv.global", elf::kShtNobits, elf::kShfWrite | elf::kShfAlloc, bssAlign,
+                        SectionKind::NoBits);
+  }
+  {
+    std::map<size_t, uint64_t> ends; // section -> bytes placed so far
+    for (size_t k = 0; k < m.globals.size(); ++k) {
+      const GlobalVar &g = m.globals[k];
+      size_t sec = g.space == GlobalVar::Space::Const ? sC3 : !g.init.empty() ? sInit : sBss;
+      uint64_t &end = ends[sec];
+      uint64_t a = std::max<uint32_t>(g.align, 1);
+      end = (end + a - 1) / a * a;
+      varPlace[k] = {sec, end};
+      end += g.size;
+      if (g.init.size() > g.size) {
+        error = "variable '" + g.name + "': initialiser larger than the variable";
+        return std::nullopt;
+      }
+    }
+  }
+  for (size_t i = 0; i < fns.size(); ++i)
+    if (fns[i]->isKernel)
+      sConst0[i] = addSection(".nv.constant0." + fns[i]->name,
+                              rel ? elf::kShtCudaConstantB0 : elf::kShtProgbits,
+                              elf::kShfAlloc | elf::kShfInfoLink, 4, SectionKind::Bytes);
+
+  // ---- pass 2: names and symbols -----------------------------------------------------
+  Strings names;
+  for (const char *n : {".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".note.nv.tkinfo",
+                        ".note.nv.cuinfo", ".nv.info", ".nv.compat"})
+    names.both(n);
+  std::vector<Symbol> syms(1);
+  std::vector<std::string> symNames(1); // name -> strtab offset resolved at the end
+  auto sectionSym = [&](size_t sec) {
+    Symbol y;
+    y.info = elf::kSttSection;
+    y.shndx = static_cast<uint16_t>(sec);
+    y.name = c.sections[sec].name;
+    syms.push_back(y);
+    return syms.size() - 1;
+  };
+  auto plainSym = [&](std::string name, uint8_t info, uint8_t other, size_t shndx,
+                      uint64_t value, uint64_t size) {
+    Symbol y;
+    y.name = std::move(name);
+    y.info = info;
+    y.other = other;
+    y.shndx = static_cast<uint16_t>(shndx);
+    y.value = value;
+    y.size = size;
+    syms.push_back(y);
+    return syms.size() - 1;
+  };
+  sectionSym(sTk);
+  sectionSym(sCu);
+  std::vector<size_t> localFnSyms, varSym(m.globals.size(), 0);
+  std::vector<std::vector<size_t>> localSymsOf(fns.size());
+  bool sharedVarSeen = false;
+  for (size_t i = 0; i < fns.size(); ++i) {
+    const FunctionInfo &f = *fns[i];
+    names.both(".text." + f.name);
+    names.both(".nv.info." + f.name);
+    if (f.isKernel)
+      names.both(".nv.shared." + f.name);
+    sectionSym(sText[i]);
+    if (sShared[i] && f.sharedBytes)
+      sectionSym(sShared[i]);
+    if (i == 0) {
+      if (rel) {
+        // HW: relocatable cubins declare these eight WEAK OBJECT (size 8) symbols.
+        for (const char *u : {"__UDT_OFFSET", "__UFT_OFFSET", "__UFT_CANONICAL",
+                              "__UDT_CANONICAL", "__UFT", "__UDT", "__UFT_END", "__UDT_END"}) {
+          names.symOnly(u);
+          plainSym(u, elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 8);
+        }
+        names.symOnly(".nv.reservedSmem.offset0");
+        plainSym(".nv.reservedSmem.offset0", elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 4);
+      } else {
+        names.symOnly(".nv.reservedSmem.offset0");
+        plainSym(".nv.reservedSmem.offset0", elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 4);
+        names.both(".nv.shared.reserved.0");
+        names.symOnly("__nv_reservedSMEM_offset_0_alias");
+        // HW: st_other 0xa0 on the alias.
+        plainSym("__nv_reservedSMEM_offset_0_alias", elf::kStbWeak << 4 | elf::kSttNotype, 0xa0,
+                 sReserved, 0, 0);
+      }
+      // Module variables, in declaration order: the section's name and symbol on first use
+      // (.nv.constant3 followed by 4 zero bytes), the variable (LOCAL OBJECT), and after the
+      // first variable with an address slot, .nv.constant4 (followed by 3 zero bytes).
+      std::vector<bool> seen(c.sections.size(), false);
+      bool c4Done = false;
+      for (size_t k = 0; k < m.globals.size(); ++k) {
+        const GlobalVar &g = m.globals[k];
+        size_t sec = varPlace[k].section;
+        if (!seen[sec]) {
+          seen[sec] = true;
+          names.both(c.sections[sec].name);
+          if (sec == sC3)
+            names.padBoth(4);
+          sectionSym(sec);
+        }
+        names.symOnly(g.name);
+        varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | elf::kSttObject, 0, sec,
+                             varPlace[k].offset, g.size);
+        if (g.addressSlot && !c4Done) {
+          c4Done = true;
+          names.both(".nv.constant4");
+          names.padBoth(3);
+          sectionSym(sC4);
+        }
+      }
+    }
+    if (!f.sharedVarName.empty() && !rel) {
+      // HW: a static shared variable leaves an unnamed LOCAL NOTYPE symbol with st_other 1
+      // whose name bytes are zeroed; ptxas writes one such symbol per module.
+      uint32_t off = names.zeroed(f.sharedVarName.size());
+      if (!sharedVarSeen) {
+        Symbol y;
+        y.other = 1;
+        y.nameOffset = off;
+        syms.push_back(y);
+        symNames.resize(syms.size());
+      }
+      sharedVarSeen = true;
+    }
+    for (const LocalFunction &lf : f.localFunctions) {
+      names.symOnly(lf.name);
+      localSymsOf[i].push_back(plainSym(lf.name, elf::kStbLocal << 4 | elf::kSttFunc, 0,
+                                        sText[i], lf.offset, lf.size));
+    }
+    if (hasRelText(f)) {
+      names.both(".rel.text." + f.name);
+      names.both(".rela.text." + f.name);
+    }
+  }
+  names.both(".debug_frame");
+  if (anySlot) {
+    // HW: the slot relocations are named .rela.nv.constant.pic in .strtab but renamed in
+    // place to .rela.nv.constant4 (3 zero bytes left) in .shstrtab.
+    names.both(".rel.nv.constant.pic");
+    Strings::add(names.sh, names.shOff, ".rela.nv.constant4");
+    names.sh.insert(names.sh.end(), 3, 0);
+    names.symOnly(".rela.nv.constant.pic");
+  }
+  names.both(".rel.debug_frame");
+  names.both(".rela.debug_frame");
+  names.both(".nv.callgraph");
+  names.both(".nv.prototype");
+  size_t debugSym = sectionSym(sDebug);
+  sectionSym(sCall);
+  std::vector<size_t> fnSym(fns.size());
+  std::vector<std::vector<uint8_t>> texts;
+  for (size_t i = 0; i < fns.size(); ++i) {
+    texts.push_back(textWithTail(fns[i]->code));
+    names.symOnly(fns[i]->name);
+    // HW: kernels are GLOBAL FUNC with st_other 0x10 (STO_CUDA_ENTRY); device functions
+    // in relocatable output GLOBAL FUNC with st_other 0.
+    fnSym[i] = plainSym(fns[i]->name, elf::kStbGlobal << 4 | elf::kSttFunc,
+                        fns[i]->isKernel ? 0x10 : 0, sText[i], 0, texts.back().size());
+  }
+  std::vector<size_t> const0Sym(fns.size(), 0);
+  for (size_t i = 0; i < fns.size(); ++i)
+    if (sConst0[i]) {
+      names.both(c.sections[sConst0[i]].name);
+      const0Sym[i] = sectionSym(sConst0[i]);
+    }
+  for (Symbol &y : syms)
+    if (!y.name.empty())
+      y.nameOffset = names.stOff.at(y.name);
+
+  // ---- pass 3: contents --------------------------------------------------------------
+  for (Section &s : c.sections)
+    if (s.kind != SectionKind::Null)
+      s.nameOffset = names.shOff.at(s.name);
+  c.sections[sShstr].data = names.sh;
+  c.sections[sStr].data = names.st;
+  Section &symtab = c.sections[sSym];
+  symtab.symbols = syms;
+  symtab.link = static_cast<uint32_t>(sStr);
+  symtab.info = static_cast<uint32_t>(syms.size());
+  symtab.entsize = elf::kSymSize;
+
+  // .text, .nv.shared, .nv.constant0
+  for (size_t i = 0; i < fns.size(); ++i) {
+    Section &t = c.sections[sText[i]];
+    t.data = texts[i];
+    t.link = static_cast<uint32_t>(sSym);
+    t.info = static_cast<uint32_t>(fnSym[i]);
+    if (sShared[i]) {
+      Section &sh = c.sections[sShared[i]];
+      sh.size = kSharedReserve + fns[i]->sharedBytes;
+      sh.info = static_cast<uint32_t>(sText[i]);
+    }
+    if (sConst0[i]) {
+      Section &k = c.sections[sConst0[i]];
+      k.data.assign(kParamBase + fns[i]->paramBytes, 0);
+      k.info = static_cast<uint32_t>(sText[i]);
+    }
+  }
+
+  // Module data contents.
+  {
+    std::vector<size_t> slotVars;
+    for (size_t k = 0; k < m.globals.size(); ++k) {
+      const GlobalVar &g = m.globals[k];
+      Section &sec = c.sections[varPlace[k].section];
+      uint64_t end = varPlace[k].offset + g.size;
+      if (sec.kind == SectionKind::NoBits) {
+        sec.size = std::max(sec.size, end);
+      } else {
+        if (sec.data.size() < end)
+          sec.data.resize(end, 0);
+        std::copy(g.init.begin(), g.init.end(), sec.data.begin() + varPlace[k].offset);
+      }
+      if (g.addressSlot)
+        slotVars.push_back(k);
+    }
+    if (sC4) {
+      // HW: one zero 8-byte slot per variable in declaration order, each filled by an
+      // R_CUDA_64 against the variable; the relocations are listed last slot first.
+      c.sections[sC4].data.assign(8 * slotVars.size(), 0);
+      Section &r = c.sections[sRelC4];
+      r.link = static_cast<uint32_t>(sSym);
+      r.info = static_cast<uint32_t>(sC4);
+      r.entsize = elf::kRelaSize;
+      for (size_t j = slotVars.size(); j-- > 0;)
+        r.relocations.push_back({8 * j, 2, static_cast<uint32_t>(varSym[slotVars[j]]), 0});
+    }
+  }
+
+  // .nv.info: per function in definition order REGCOUNT, [MAX_STACK_SIZE], FRAME_SIZE
+  // (local functions' FRAME_SIZE before their caller's); then MIN_STACK_SIZE per kernel in
+  // processing order (executables).
+  {
+    auto &a = c.sections[sInfo].attributes;
+    for (size_t k = fns.size(); k-- > 0;) {
+      const FunctionInfo &f = *fns[k];
+      uint32_t y = static_cast<uint32_t>(fnSym[k]);
+      a.push_back(sval(0x2f, {y, f.regCount}));
+      if (rel)
+        a.push_back(sval(0x23, {y, f.minStackSize}));
+      for (size_t j = 0; j < f.localFunctions.size(); ++j)
+        a.push_back(sval(0x11, {static_cast<uint32_t>(localSymsOf[k][j]),
+                                f.localFunctions[j].frameSize}));
+      a.push_back(sval(0x11, {y, f.frameSize}));
+    }
+    if (!rel)
+      for (size_t k = 0; k < fns.size(); ++k)
+        if (fns[k]->isKernel)
+          a.push_back(sval(0x12, {static_cast<uint32_t>(fnSym[k]), fns[k]->minStackSize}));
+    c.sections[sInfo].link = static_cast<uint32_t>(sSym);
+  }
+  // .nv.info.<fn>
+  for (size_t i = 0; i < fns.size(); ++i) {
+    const FunctionInfo &f = *fns[i];
+    std::vector<Attribute> a;
+    a.push_back(sval(0x37, {kCudaApiVersion}));
+    if (f.isKernel) {
+      for (size_t p = f.params.size(); p-- > 0;) {
+        const ParamInfo &pi = f.params[p];
+        a.push_back(sval(0x17, {0, static_cast<uint32_t>(p) | pi.offset << 16,
+                                pi.size << 18 | kKParamFlags | pi.logAlign}));
+      }
+      if (f.explicitCluster)
+        a.push_back(hval(0x3e, 0, Attribute::NVal));
+      if (f.clusterDims)
+        a.push_back(sval(0x3d, {(*f.clusterDims)[0], (*f.clusterDims)[1], (*f.clusterDims)[2]}));
+      if (f.maxClusterRank)
+        a.push_back(sval(0x3f, {*f.maxClusterRank}));
+    }
+    a.push_back(hval(0x50, 0));
+    if (f.isKernel)
+      a.push_back(hval(0x1b, static_cast<uint16_t>(f.maxReg)));
+    if (f.numBarriers)
+      a.push_back(hval(0x4c, static_cast<uint16_t>(f.numBarriers), Attribute::BVal));
+    a.push_back(hval(0x5f, kMercuryIsaVersion));
+    if (f.isKernel && !f.exitOffsets.empty()) {
+      Attribute e = sval(0x1c, {});
+      for (uint32_t x : f.exitOffsets)
+        put32(e.payload, x);
+      a.push_back(e);
+    }
+    if (f.maxntid)
+      a.push_back(sval(0x05, {(*f.maxntid)[0], (*f.maxntid)[1], (*f.maxntid)[2]}));
+    if (f.reqntid)
+      a.push_back(sval(0x10, {(*f.reqntid)[0], (*f.reqntid)[1], (*f.reqntid)[2]}));
+    if (f.crsStackSize)
+      a.push_back(sval(0x1e, {*f.crsStackSize}));
+    if (f.isKernel && f.paramBytes) {
+      a.push_back(hval(0x19, static_cast<uint16_t>(f.paramBytes)));
+      a.push_back(sval(0x0a, {static_cast<uint32_t>(const0Sym[i]), kParamBase | f.paramBytes << 16}));
+    }
+    a.push_back(sval(0x36, {kSwWar}));
+    for (const Attribute &x : f.extraAttributes)
+      a.push_back(x);
+    std::stable_sort(a.begin(), a.end(), [](const Attribute &x, const Attribute &y) {
+      return infoRank(x.attr) < infoRank(y.attr);
+    });
+    Section &s = c.sections[sFnInfo[i]];
+    s.attributes = std::move(a);
+    s.link = static_cast<uint32_t>(sSym);
+    s.info = static_cast<uint32_t>(sText[i]);
+  }
+  // .nv.compat. HW: this record order and these values on every sm_90/sm_90a cubin.
+  {
+    auto &a = c.sections[sCompat].attributes;
+    a.push_back(hval(0x09, m.archSpecific ? 1 : 0, Attribute::BVal));
+    a.push_back(hval(0x02, m.isaClass, Attribute::BVal));
+    a.push_back(hval(0x05, 5, Attribute::BVal));
+    a.push_back(hval(0x07, kMercuryIsaVersion));
+    a.push_back(hval(0x03, m.usesTensormap ? 1 : 0, Attribute::BVal));
+    a.push_back(hval(0x06, 1, Attribute::BVal));
+    a.push_back(sval(0x0b, {0, 0}));
+  }
+  // .nv.callgraph. HW: (0,-1) first, (0,-2),(0,-3),(0,-4) last; call edges (relocatable
+  // output) in between. GUESS: edges are not modelled yet.
+  {
+    Section &s = c.sections[sCall];
+    s.edges = {{0, -1}, {0, -2}, {0, -3}, {0, -4}};
+    s.link = static_cast<uint32_t>(sSym);
+    s.entsize = 8;
+  }
+  // .rela.text.<fn>: code relocations (relocatable output); empty in executables.
+  for (size_t i = 0; i < fns.size(); ++i) {
+    if (!sRelText[i])
+      continue;
+    Section &s = c.sections[sRelText[i]];
+    s.link = static_cast<uint32_t>(sSym);
+    s.info = static_cast<uint32_t>(sText[i]);
+    s.entsize = elf::kRelaSize;
+    for (const CodeReloc &r : fns[i]->relocations) {
+      auto it = std::find_if(syms.begin(), syms.end(),
+                             [&](const Symbol &y) { return y.name == r.symbol; });
+      if (it == syms.end()) {
+        error = "relocation against unknown symbol '" + r.symbol + "'";
+        return std::nullopt;
+      }
+      s.relocations.push_back({r.offset, r.type, static_cast<uint32_t>(it - syms.begin()),
+                               r.addend});
+    }
+  }
+  // .debug_frame + .rela.debug_frame (last FDE first).
+  {
+    DebugFrame df;
+    for (size_t i = 0; i < fns.size(); ++i)
+      appendFrame(df, *fns[i], i, texts[i].size(), rel);
+    c.sections[sDebug].data = df.bytes;
+    Section &r = c.sections[sRelDebug];
+    r.link = static_cast<uint32_t>(sSym);
+    r.info = static_cast<uint32_t>(sDebug);
+    r.entsize = elf::kRelaSize;
+    for (auto it = df.fdes.rbegin(); it != df.fdes.rend(); ++it) {
+      uint32_t y = static_cast<uint32_t>(fnSym[it->fn]);
+      if (rel) {
+        // HW: relocatable: the CIE pointer (against .debug_frame), initial_location, and
+        // R_CUDA_UNUSED_CLEAR64 on address_range. The CIE pointer's addend is the CIE
+        // offset plus 8 per preceding function (0, 0x70, 0xe0, ... for 0x68-byte blocks).
+        r.relocations.push_back({it->offset + 0x1c, 73, y, 0});
+        r.relocations.push_back({it->offset + 0x14, 2, y, 0});
+        r.relocations.push_back(
+            {it->offset + 0x0c, 2, static_cast<uint32_t>(debugSym), static_cast<int64_t>(it->cieOffset + 8 * it->fn)});
+      } else {
+        r.relocations.push_back({it->offset + 0x14, 2, y, it->locAddend});
+      }
+    }
+  }
+  // Notes. HW: owner "NVIDIA Corp"; cuinfo {u16 2, u16 PTX target SM, u32 toolkit};
+  // tkinfo {u32 2, offsets of obj name, tool name, version, branch, options} + strings.
+  {
+    const std::string owner = "NVIDIA Corp";
+    Note tk;
+    tk.name.assign(owner.begin(), owner.end());
+    tk.name.push_back(0);
+    tk.type = 2000;
+    std::vector<uint8_t> pool;
+    std::vector<uint32_t> offs;
+    for (const std::string &s : {std::string(), std::string(kToolName), std::string(kToolVersion),
+                                 std::string(kToolBranch), m.toolOptions}) {
+      offs.push_back(static_cast<uint32_t>(pool.size()));
+      pool.insert(pool.end(), s.begin(), s.end());
+      pool.push_back(0);
+    }
+    put32(tk.desc, 2);
+    for (uint32_t o : offs)
+      put32(tk.desc, o);
+    tk.desc.insert(tk.desc.end(), pool.begin(), pool.end());
+    tk.desc.resize((tk.desc.size() + 3) & ~size_t(3), 0); // HW: descsz includes the padding
+    c.sections[sTk].notes.push_back(tk);
+    Note cu;
+    cu.name = tk.name;
+    cu.type = 1000;
+    put16(cu.desc, 2);
+    put16(cu.desc, static_cast<uint16_t>(m.ptxTargetSm));
+    put32(cu.desc, kCudaApiVersion);
+    Section &cs = c.sections[sCu];
+    cs.notes.push_back(cu);
+    // HW: link = .note.nv.tkinfo, info = 8 on every cubin seen. GUESS: info is the index
+    // of .nv.compat.
+    cs.link = static_cast<uint32_t>(sTk);
+    cs.info = static_cast<uint32_t>(sCompat);
+  }
+
+  // Sizes.
+  for (Section &s : c.sections)
+    if (s.kind != SectionKind::NoBits && s.kind != SectionKind::Null)
+      s.size = encodeSection(s).size();
+  c.shstrndx = static_cast<uint16_t>(sShstr);
+
+  // ---- pass 4: layout and program headers ----------------------------------------------
+  if (!rel) {
+    // HW: PHDR and a LOAD over the table; LOAD R E over the code; LOAD RW over the shared
+    // and global data (file size = initialised bytes); LOAD R over the constant banks.
+    c.programHeaders.resize(sC4 || sC3 ? 6 : 5);
+  }
+  computeLayout(c);
+  if (!rel) {
+    auto span = [&](auto pred, uint32_t flags) {
+      ProgramHeader p;
+      p.type = elf::kPtLoad;
+      p.flags = flags;
+      p.align = 8;
+      bool first = true;
+      uint64_t end = 0;
+      for (const Section &s : c.sections) {
+        if (!pred(s))
+          continue;
+        if (first)
+          p.offset = s.offset;
+        first = false;
+        bool bits = s.kind != SectionKind::NoBits;
+        if (bits)
+          end = s.offset + s.size;
+        p.memsz += s.size;
+      }
+      p.filesz = end > p.offset ? end - p.offset : 0;
+      if (p.filesz > p.memsz)
+        p.memsz = p.filesz;
+      return p;
+    };
+    ProgramHeader ph;
+    ph.type = elf::kPtPhdr;
+    ph.flags = elf::kPfR;
+    ph.offset = c.phoff;
+    ph.filesz = ph.memsz = c.programHeaders.size() * elf::kPhdrSize;
+    ph.align = 8;
+    c.programHeaders[0] = ph;
+    c.programHeaders[1] = ph;
+    c.programHeaders[1].type = elf::kPtLoad;
+    size_t n = 2;
+    if (sC4 || sC3)
+      c.programHeaders[n++] = span(
+          [](const Section &s) { return s.name == ".nv.constant4" || s.name == ".nv.constant3"; },
+          elf::kPfR);
+    c.programHeaders[n++] = span([](const Section &s) { return s.name.starts_with(".text."); },
+                                 elf::kPfR | elf::kPfX);
+    c.programHeaders[n++] = span(
+        [](const Section &s) {
+          return s.kind == SectionKind::NoBits || s.name == ".nv.global.init";
+        },
+        elf::kPfR | elf::kPfW);
+    c.programHeaders[n++] = span(
+        [](const Section &s) { return s.name.starts_with(".nv.constant0."); }, elf::kPfR);
+  }
+  c.layoutCanonical = true;
+  return c;
+}
+
+} // namespace ptxmini::cubin

@@ -1,0 +1,114 @@
+//===- encoder/cubin/cubin_builder.h - a cubin from what the compiler knows -----------===//
+///
+/// \file
+/// The writer side used by the compiler (issue 6): describe each function (name, code,
+/// parameters, registers, barriers, shared memory, stack, exits, launch bounds, ...) and the
+/// module data, and buildCubin() produces the model of the cubin ptxas 13.0 would write for
+/// sm_90: sections in ptxas's order with its flags, the symbol table in its order, string
+/// tables, .nv.info / .nv.info.<fn> / .nv.compat, notes, .debug_frame with its relocations,
+/// .nv.callgraph, program headers (executables) or relocatable sections (-c). writeCubin()
+/// then gives the bytes. Rules and where each was observed are in cubin_builder.cpp.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "encoder/cubin/cubin_model.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxmini::cubin {
+
+struct ParamInfo {
+  uint32_t offset = 0; ///< byte offset within the parameter block (bank 0 + 0x210)
+  uint32_t size = 0;
+  uint32_t logAlign = 0; ///< KPARAM_INFO "pointee's logAlignment" bits (0 for ptxas output)
+};
+
+/// A relocation in a function's code (relocatable output): the symbol is named, the builder
+/// resolves it to its index.
+struct CodeReloc {
+  uint64_t offset = 0;
+  uint32_t type = 0;
+  std::string symbol;
+  int64_t addend = 0;
+};
+
+/// A whole-program callee placed inside its caller's .text (symbol "$caller$callee").
+struct LocalFunction {
+  std::string name; ///< full symbol name, e.g. "$_Z1kv$_Z6helperv"
+  uint64_t offset = 0, size = 0;
+  uint32_t frameSize = 0;
+};
+
+struct FunctionInfo {
+  std::string name;
+  bool isKernel = true;
+  /// Instructions up to and including the last EXIT/RET; the builder adds the tail
+  /// (BRA-to-self and NOP padding).
+  std::vector<uint8_t> code;
+  std::vector<ParamInfo> params; ///< in ordinal order
+  uint32_t paramBytes = 0;       ///< size of the parameter block (CBANK_PARAM_SIZE)
+  uint32_t regCount = 0;
+  uint32_t maxReg = 0xff;        ///< MAXREG_COUNT
+  uint32_t numBarriers = 0;
+  uint32_t sharedBytes = 0;      ///< user static shared bytes (without the 1 KB reserve)
+  uint32_t sharedAlign = 4;
+  bool usesShared = false;       ///< any shared memory (static or dynamic): .nv.shared.<fn>
+  std::string sharedVarName;     ///< mangled name of a static shared variable, if any
+  uint32_t frameSize = 0;        ///< FRAME_SIZE
+  uint32_t minStackSize = 0;     ///< MIN_STACK_SIZE (executables) / MAX_STACK_SIZE (-c)
+  std::vector<uint32_t> exitOffsets;
+  /// Code offset where the frame's CFA rule starts (after the stack-pointer set-up). When
+  /// absent: 16 bytes after the first EXIT (what ptxas emits for frameless kernels).
+  std::optional<uint32_t> cfaStart;
+  bool hasCalls = false;         ///< calls a function: a .rel(a).text section
+  std::optional<uint32_t> crsStackSize; ///< CRS_STACK_SIZE (calls, setmaxnreg, ...)
+  std::optional<std::array<uint32_t, 3>> maxntid, reqntid, clusterDims;
+  bool explicitCluster = false;  ///< .explicitcluster (EXPLICIT_CLUSTER, no payload)
+  std::optional<uint32_t> maxClusterRank;
+  /// Attributes the builder does not derive (instruction offset lists such as
+  /// COOP_GROUP_INSTR_OFFSETS, MBARRIER_INSTR_OFFSETS, ...): placed by the emission order.
+  std::vector<Attribute> extraAttributes;
+  std::vector<LocalFunction> localFunctions;
+  std::vector<CodeReloc> relocations; ///< relocatable output only
+};
+
+/// A module-scope variable (.global / .const), in PTX declaration order.
+struct GlobalVar {
+  std::string name;
+  enum class Space { Global, Const } space = Space::Global;
+  uint32_t size = 0, align = 4;
+  std::vector<uint8_t> init; ///< empty: zero-initialised (.global -> .nv.global NOBITS)
+  /// Code reaches it through a 64-bit address slot in .nv.constant4 (executables).
+  bool addressSlot = false;
+};
+
+struct ModuleInfo {
+  unsigned sm = 90;               ///< target SM number (e_flags bits 8-15)
+  bool archSpecific = false;      ///< sm_90a: .nv.compat CUDA_ACCELERATOR_TARGET = 1
+  unsigned ptxTargetSm = 90;      ///< .note.nv.cuinfo: the PTX .target
+  bool relocatable = false;       ///< -c: ET_REL
+  enum class Debug { None, LineInfo, Full } debug = Debug::None;
+  std::string toolOptions = "-arch sm_90 "; ///< .note.nv.tkinfo command line
+  uint8_t isaClass = 1;           ///< .nv.compat ISA_CLASS (1 plain, 2 TMA, 4 wgmma)
+  bool usesTensormap = false;
+  /// Functions in PTX definition order. ptxas emits them in reverse.
+  std::vector<FunctionInfo> functions;
+  std::vector<GlobalVar> globals; ///< executables only (relocatable globals: not yet)
+};
+
+/// Builds the model of the cubin; nullopt + error when the description is inconsistent
+/// (e.g. a parameter outside the block, an exit offset outside the code).
+std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error);
+
+/// The .text bytes ptxas writes for `code`: code, one BRA-to-self, then NOPs up to
+/// align_up(code size + 16 + 128, 128), i.e. 8 to 15 NOPs.
+std::vector<uint8_t> textWithTail(const std::vector<uint8_t> &code);
+
+/// The number of code bytes in a ptxas .text section (everything before the BRA-to-self
+/// that follows the last instruction); nullopt when the section does not end that way.
+std::optional<size_t> codeSizeOfText(std::span<const uint8_t> text);
+
+} // namespace ptxmini::cubin

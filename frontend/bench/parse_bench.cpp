@@ -1,0 +1,67 @@
+//===- frontend/bench/parse_bench.cpp - parse+check throughput and peak memory ----------===//
+///
+/// \file
+/// A benchmark, not a test: `ptx-parse-bench [-arch=sm_90a] [-v] file.ptx...` parses and
+/// checks each file with the frontend (diagnostics discarded unless -v) and prints, per
+/// file, its size, the wall time of parseFile, MB/s, whether it was accepted, and at the end
+/// the process's peak resident memory (getrusage). For a per-file memory figure run it on
+/// one file at a time; compare with `/usr/bin/time -v ptxas -arch=compute_90 file.ptx`.
+//===----------------------------------------------------------------------------------===//
+#include "frontend/frontend.h"
+#include "frontend/ptx_ast.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+using namespace ptxmini;
+
+int main(int argc, char **argv) {
+  frontend::FrontendOptions opts;
+  opts.arch = "sm_90a";
+  bool verbose = false;
+  double totalBytes = 0, totalSec = 0;
+  unsigned ok = 0, files = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("-arch=", 0) == 0) {
+      opts.arch = a.substr(6);
+      continue;
+    }
+    if (a == "-v") {
+      verbose = true;
+      continue;
+    }
+    std::ostringstream sink;
+    DiagEngine diag("ptxas-mini");
+    if (!verbose)
+      diag.setStream(sink);
+    std::error_code ec;
+    double bytes = static_cast<double>(std::filesystem::file_size(a, ec));
+    auto t0 = std::chrono::steady_clock::now();
+    bool accepted = false;
+    try {
+      auto m = frontend::parseFile(a, opts, diag);
+      accepted = m != nullptr;
+      frontend::destroyModule(m.release());
+    } catch (const FatalError &) {
+    }
+    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++files;
+    ok += accepted;
+    totalBytes += bytes;
+    totalSec += sec;
+    std::printf("%-8s %10.0f bytes %8.3f s %8.2f MB/s  %s\n", accepted ? "ok" : "FAIL", bytes,
+                sec, bytes / 1e6 / (sec > 0 ? sec : 1e-9), a.c_str());
+  }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("files %u accepted %u total %.1f MB in %.3f s = %.2f MB/s, peak RSS %.1f MB\n",
+              files, ok, totalBytes / 1e6, totalSec,
+              totalBytes / 1e6 / (totalSec > 0 ? totalSec : 1e-9), ru.ru_maxrss / 1024.0);
+  return ok == files ? 0 : 1;
+}

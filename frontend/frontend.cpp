@@ -1,0 +1,63 @@
+//===- frontend/frontend.cpp - the PTX frontend's entry points --------------------------===//
+///
+/// \file
+/// parseFile/parseText: read the text, parse it chunk by chunk into the AST (ptx_parse.h),
+/// check the module header the way ptxas does (missing .version/.target, -arch versus
+/// .target), then the semantic checks (ptx_check.h). Any error -> nullptr.
+//===----------------------------------------------------------------------------------===//
+#include "frontend/frontend.h"
+
+#include "frontend/ptx_ast.h"
+#include "frontend/ptx_check.h"
+#include "frontend/ptx_parse.h"
+#include "targets/arch.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace ptxmini::frontend {
+
+std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string &fileName,
+                                       const FrontendOptions &opts, DiagEngine &diag) {
+  std::optional<ArchInfo> arch = parseArch(opts.arch);
+  if (!arch)
+    diag.fatal("Value '" + opts.arch + "' is not defined for option 'gpu-name'");
+  const unsigned errorsAtStart = diag.errorCount();
+  const unsigned maxErrors = opts.maxErrors ? opts.maxErrors : 1;
+  auto m = std::make_unique<ptx::Module>();
+  m->fileName = fileName;
+
+  ParseResult res = parsePtx(text, fileName, *m, diag, maxErrors);
+  if (res.syntaxErrors || diag.errorCount() != errorsAtStart)
+    return nullptr;
+
+  // ptxas's header checks: a missing .version or .target is fatal; the line is that of
+  // the first item (for .version) and of the second (for .target).
+  if (!res.sawVersion || !res.versionFirst)
+    diag.fatal(SourceLoc{fileName, res.firstItemLine ? res.firstItemLine : 1, 0},
+               "Missing .version directive at start of file '" + fileName + "'");
+  if (m->targets.empty())
+    diag.fatal(SourceLoc{fileName, res.secondItemLine ? res.secondItemLine : m->versionLine, 0},
+               "Missing .target directive at start of file '" + fileName + "'");
+
+  checkModule(*m, *arch, diag, maxErrors);
+  if (diag.errorCount() != errorsAtStart)
+    return nullptr;
+  return m;
+}
+
+std::unique_ptr<ptx::Module> parseFile(const std::string &path, const FrontendOptions &opts,
+                                       DiagEngine &diag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    diag.fatal("Input file '" + path + "' could not be opened");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad())
+    diag.fatal("Input file '" + path + "' could not be read");
+  return parseText(ss.str(), path, opts, diag);
+}
+
+void destroyModule(ptx::Module *m) { delete m; }
+
+} // namespace ptxmini::frontend

@@ -1,0 +1,33 @@
+//===- frontend/ptx_parse.h - PTX text to AST, one chunk at a time ---------------------===//
+///
+/// \file
+/// Runs the generated ANTLR lexer/parser (grammar/PTX.g4) over each top-level chunk of the
+/// text (ptx_chunker.h) and converts the chunk's parse tree into AST nodes appended to the
+/// module, then drops the tree. Syntax errors become DiagEngine errors in ptxas's shape
+/// ("Parsing error near 'x': syntax error") with file, line and column; one per chunk, at
+/// most `maxErrors` in all. Decoding the opcode against the instruction table (unknown
+/// instruction/modifier) also happens here, since that is where the words are split.
+/// Private to frontend/.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "frontend/ptx_ast.h"
+#include "support/diag.h"
+
+#include <string>
+#include <string_view>
+
+namespace ptxmini::frontend {
+
+struct ParseResult {
+  unsigned syntaxErrors = 0; ///< parse errors (the AST is then incomplete)
+  bool sawVersion = false;
+  uint32_t firstItemLine = 0; ///< line of the first top-level item (ptxas's .version check)
+  uint32_t secondItemLine = 0; ///< and of the second (ptxas's .target check)
+  bool versionFirst = true;   ///< .version was the first item
+};
+
+ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Module &m,
+                     DiagEngine &diag, unsigned maxErrors);
+
+} // namespace ptxmini::frontend
