@@ -228,6 +228,30 @@ void pb_fdtd3(RefCtx& c) {
       hz[i * kPb2048 + j] = hz[i * kPb2048 + j] - 0.7f * (ex[i * kPb2048 + j + 1] - ex[i * kPb2048 + j] + ey[(i + 1) * kPb2048 + j] - ey[i * kPb2048 + j]);
 }
 
+// odata, idata, width, height: odata (width x height) = transpose of idata (height x width).
+void transpose_wh(RefCtx& c) {
+  int w = static_cast<int>(c.iscalar(2)), h = static_cast<int>(c.iscalar(3));
+  for (int r = 0; r < h; ++r)
+    for (int col = 0; col < w; ++col) c.buf<float>("odata")[col * h + r] = c.buf<float>("idata")[r * w + col];
+}
+
+void copy_wh(RefCtx& c) {
+  int w = static_cast<int>(c.iscalar(2)), h = static_cast<int>(c.iscalar(3));
+  for (int i = 0; i < w * h; ++i) c.buf<float>("odata")[i] = c.buf<float>("idata")[i];
+}
+
+// C, A, B, wA, wB: C (hA x wB) = A (hA x wA) * B (wA x wB), hA = |C| / wB.
+void matmul_ab(RefCtx& c) {
+  int wA = static_cast<int>(c.iscalar(3)), wB = static_cast<int>(c.iscalar(4));
+  int hA = static_cast<int>(c.count("C")) / wB;
+  for (int i = 0; i < hA; ++i)
+    for (int j = 0; j < wB; ++j) {
+      float s = 0;
+      for (int k = 0; k < wA; ++k) s = std::fma(c.buf<float>("A")[i * wA + k], c.buf<float>("B")[k * wB + j], s);
+      c.buf<float>("C")[i * wB + j] = s;
+    }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -243,7 +267,8 @@ const CorpusRef kCorpusRefs[] = {
     {"pb_jacobi_copy", pb_jacobi_copy}, {"pb_jacobi2d_1", pb_jacobi2d_1}, {"pb_gemver1", pb_gemver1},
     {"pb_gemver2", pb_gemver2},   {"pb_gemver3", pb_gemver3},       {"pb_covar_mean", pb_covar_mean},
     {"pb_covar_reduce", pb_covar_reduce}, {"pb_covar", pb_covar},   {"pb_fdtd1", pb_fdtd1},
-    {"pb_fdtd2", pb_fdtd2},       {"pb_fdtd3", pb_fdtd3},           {nullptr, nullptr},
+    {"pb_fdtd2", pb_fdtd2},       {"pb_fdtd3", pb_fdtd3},
+    {"transpose_wh", transpose_wh}, {"copy_wh", copy_wh}, {"matmul_ab", matmul_ab}, {nullptr, nullptr},
 };
 
 }  // namespace ptxmini::exec

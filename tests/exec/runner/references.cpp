@@ -342,6 +342,23 @@ void ref_device_call(RefCtx& c) {
   }
 }
 
+void ref_minmax(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(4));
+  const int32_t *a = c.buf<int32_t>("a"), *b = c.buf<int32_t>("b"), *cc = c.buf<int32_t>("c");
+  int32_t* out = c.buf<int32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    int32_t x = a[i], y = b[i], z = cc[i];
+    uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y), uz = static_cast<uint32_t>(z);
+    int32_t* o = out + i * 6;
+    o[0] = std::min(x + y, z);
+    o[1] = std::max(x - y, z);
+    o[2] = static_cast<int32_t>(std::min(ux - uy, uz));
+    o[3] = static_cast<int32_t>(std::max(ux + uy, uz));
+    o[4] = std::min(std::max(x, -100), 100);
+    o[5] = static_cast<int32_t>(std::min(ux, uy));
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -361,6 +378,7 @@ const Entry kRefs[] = {
     {"warp_ops", ref_warp_ops},
     {"local_array", ref_local_array},
     {"device_call", ref_device_call},
+    {"minmax", ref_minmax},
 };
 
 }  // namespace
