@@ -197,9 +197,9 @@ void op_imnmx(Exec& e) {
   });
 }
 
-// VIADDMNMX d, a, b, c, Pmin : min or max (as IMNMX) of (a + b) and c.
-// GUESS: the predicate convention is IMNMX's (PT = min); observed as "VIADDMNMX.U32 R13, R10,
-// -R3, R3, PT" computing min(R10 - R3, R3) in a bitonic merge.
+// VIADDMNMX d, a, b, c, Pmin : min (PT) or max (!PT) of (a + b) and c, like IMNMX.
+// HW: ptxas 13.0 emits "VIADDMNMX.U32 R9, R0, -R7, R7, PT" for min(x - s, s) and
+// "VIADDMNMX R7, R7, R0, R6, !PT" for max(s + x, 3s); the minmax exec test checks both.
 void op_viaddmnmx(Exec& e) {
   bool u = e.in.has("U32");
   e.each([&](int l) {

@@ -349,13 +349,16 @@ void ref_minmax(RefCtx& c) {
   for (int i = 0; i < n; ++i) {
     int32_t x = a[i], y = b[i], z = cc[i];
     uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y), uz = static_cast<uint32_t>(z);
-    int32_t* o = out + i * 6;
+    int32_t* o = out + i * 9;
     o[0] = std::min(x + y, z);
     o[1] = std::max(x - y, z);
     o[2] = static_cast<int32_t>(std::min(ux - uy, uz));
     o[3] = static_cast<int32_t>(std::max(ux + uy, uz));
     o[4] = std::min(std::max(x, -100), 100);
     o[5] = static_cast<int32_t>(std::min(ux, uy));
+    o[6] = static_cast<int32_t>(std::min(ux - uy, uy));
+    o[7] = std::max(x + y, y * 3);
+    o[8] = static_cast<int32_t>(std::min(ux + 5, uz));
   }
 }
 
