@@ -362,6 +362,33 @@ void ref_minmax(RefCtx& c) {
   }
 }
 
+void ref_misc(RefCtx& c) {
+  const float* f = c.buf<float>("f");
+  const double* d = c.buf<double>("d");
+  float* of = c.buf<float>("of");
+  double* od = c.buf<double>("od");
+  int32_t* oi = c.buf<int32_t>("oi");
+  int n = static_cast<int>(c.iscalar(7));
+  int threads = static_cast<int>(c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    oi[t * 4 + 0] = (t ^ 1) * 3;                 // the neighbour's value, after the barrier
+    oi[t * 4 + 1] = (t & 7) * 3 + threads / 8;   // plus one atomic increment per thread mapping there
+    float x = f[t];
+    of[t * 4 + 0] = std::nearbyint(x);
+    of[t * 4 + 1] = std::floor(x);
+    of[t * 4 + 2] = std::trunc(x);
+    of[t * 4 + 3] = std::ceil(x);
+    double y = d[t];
+    od[t * 3 + 0] = std::floor(y);
+    od[t * 3 + 1] = y < 0.5 ? y : -y;
+    od[t * 3 + 2] = std::fmax(y, 0.25);
+    oi[t * 4 + 2] = 1;
+    int acc = 0;
+    for (int j = 0; j < n; j++) acc += (f[j] > x) ? j : -j;
+    oi[t * 4 + 3] = acc;
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -382,6 +409,7 @@ const Entry kRefs[] = {
     {"local_array", ref_local_array},
     {"device_call", ref_device_call},
     {"minmax", ref_minmax},
+    {"misc", ref_misc},
 };
 
 }  // namespace
