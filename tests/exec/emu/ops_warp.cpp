@@ -66,8 +66,11 @@ void op_match(Exec& e) {
 }
 
 // REDUX.{SUM,MIN,MAX,AND,OR,XOR}[.S32|.U32] d, a : reduction over the group (d usually UR).
+// AND is the default operation and is not printed (HW: ptxas 13.0 aggregates a warp's
+// atomicAnd with "REDUX UR9, R12"; the atomics2 exec test checks it).
 void op_redux(Exec& e) {
   std::string k = e.in.pick({"SUM", "MIN", "MAX", "AND", "OR", "XOR"});
+  if (k.empty()) k = "AND";
   bool s = e.in.has("S32");
   bool first = true;
   uint32_t acc = 0;

@@ -389,6 +389,44 @@ void ref_misc(RefCtx& c) {
   }
 }
 
+// atomicInc/atomicDec are order dependent only through their wrap-around; applying them in any
+// order gives the same final value, as do the commutative operations.
+void ref_atomics2(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(5));
+  const int32_t* in = c.buf<int32_t>("in");
+  uint64_t* g64 = c.buf<uint64_t>("g64");
+  uint32_t* ginc = c.buf<uint32_t>("ginc");
+  int32_t* out = c.buf<int32_t>("out");
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    uint64_t v = static_cast<uint64_t>(in[i]);
+    g64[0] += v * 1000000007ull;
+    g64[1] = std::max(g64[1], v << 20);
+    g64[2] += v;
+    sum += static_cast<double>(in[i]) * 0.25;  // exact: quarters of small integers
+    ginc[0] = ginc[0] >= 9u ? 0 : ginc[0] + 1;
+    ginc[1] = (ginc[1] == 0 || ginc[1] > 5u) ? 5u : ginc[1] - 1;
+  }
+  *c.buf<double>("gd") += sum;
+  int threads = static_cast<int>(c.d.block[0]);
+  for (uint32_t b = 0; b < c.d.grid[0]; ++b) {
+    int mn = 1 << 30, mx = -(1 << 30), an = -1, orv = 0, xr = 0, cnt = 0;
+    for (int t = 0; t < threads; ++t) {
+      int i = static_cast<int>(b) * threads + t;
+      if (i >= n) continue;
+      int v = in[i];
+      mn = std::min(mn, v - 500);
+      mx = std::max(mx, v - 500);
+      an &= ~(1 << (v & 15));
+      orv |= static_cast<int>(1u << (v & 31));
+      xr ^= v;
+      ++cnt;
+    }
+    int32_t* p = out + b * 6;
+    p[0] = mn; p[1] = mx; p[2] = an; p[3] = orv; p[4] = xr; p[5] = cnt;
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -410,6 +448,7 @@ const Entry kRefs[] = {
     {"device_call", ref_device_call},
     {"minmax", ref_minmax},
     {"misc", ref_misc},
+    {"atomics2", ref_atomics2},
 };
 
 }  // namespace
