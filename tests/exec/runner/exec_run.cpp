@@ -110,6 +110,10 @@ int main(int argc, char** argv) {
   if (!kernel.empty()) d.kernel = kernel;
 
   std::map<std::string, std::vector<uint8_t>> got;
+  if (gpu && !d.expect_trap.empty()) {
+    std::cout << "SKIPPED: '" << desc << "' is a negative test of the emulator's traps; a GPU does not trap there\n";
+    return 77;
+  }
   if (gpu) {
     GpuStatus st = run_on_gpu(cubin, d, got, err);
     if (st == GpuStatus::NoGpu) {
@@ -168,7 +172,16 @@ int main(int argc, char** argv) {
     } catch (const Trap& t) {
       std::cout << "TRAP: " << t.what() << "\n";
       std::cout << "dynamic instructions before the trap: " << emu.stats().warp_insts << " warp-level\n";
+      if (!d.expect_trap.empty()) {
+        bool ok = std::string(t.what()).find(d.expect_trap) != std::string::npos;
+        std::cout << (ok ? "EXPECTED TRAP: the message contains '" : "WRONG TRAP: expected '") << d.expect_trap << "'\n";
+        return ok ? 0 : 1;
+      }
       return 2;
+    }
+    if (!d.expect_trap.empty()) {
+      std::cout << "MISSING TRAP: expected a trap containing '" << d.expect_trap << "'\n";
+      return 1;
     }
     for (auto& b : d.buffers) {
       auto& v = gm.bytes(addr[b.name]);

@@ -427,6 +427,24 @@ void ref_atomics2(RefCtx& c) {
   }
 }
 
+void ref_dims(RefCtx& c) {
+  const uint32_t* G = c.d.grid;
+  const uint32_t* B = c.d.block;
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t bz = 0; bz < G[2]; ++bz)
+    for (uint32_t by = 0; by < G[1]; ++by)
+      for (uint32_t bx = 0; bx < G[0]; ++bx)
+        for (uint32_t tz = 0; tz < B[2]; ++tz)
+          for (uint32_t ty = 0; ty < B[1]; ++ty)
+            for (uint32_t tx = 0; tx < B[0]; ++tx) {
+              uint32_t bid = bx + G[0] * (by + G[1] * bz), tid = tx + B[0] * (ty + B[1] * tz);
+              uint32_t g = bid * B[0] * B[1] * B[2] + tid;
+              out[g * 3 + 0] = static_cast<int32_t>(B[0] * 1000000 + B[1] * 10000 + B[2] * 100 + G[0] * 10 + G[1] + G[2] * 7);
+              out[g * 3 + 1] = static_cast<int32_t>(tx * 10000 + ty * 100 + tz);
+              out[g * 3 + 2] = static_cast<int32_t>(bx * 10000 + by * 100 + bz);
+            }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -449,6 +467,7 @@ const Entry kRefs[] = {
     {"minmax", ref_minmax},
     {"misc", ref_misc},
     {"atomics2", ref_atomics2},
+    {"dims", ref_dims},
 };
 
 }  // namespace
