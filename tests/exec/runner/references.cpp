@@ -445,6 +445,41 @@ void ref_dims(RefCtx& c) {
             }
 }
 
+// PTX ISA definitions of bfe / bfi (32-bit): fields from bits [7:0] of pos and len.
+uint32_t bfe32(uint32_t a, uint32_t pos, uint32_t len, bool sgn) {
+  pos &= 0xff;
+  len &= 0xff;
+  uint32_t sbit = 0;
+  if (sgn && len != 0) sbit = (a >> std::min(pos + len - 1, 31u)) & 1;
+  uint32_t d = 0;
+  for (uint32_t i = 0; i <= 31; ++i) {
+    uint32_t bit = (i < len && pos + i <= 31) ? (a >> (pos + i)) & 1 : sbit;
+    d |= bit << i;
+  }
+  return d;
+}
+
+uint32_t bfi32(uint32_t a, uint32_t b, uint32_t pos, uint32_t len) {
+  pos &= 0xff;
+  len &= 0xff;
+  uint32_t f = b;
+  for (uint32_t i = 0; i < len && pos + i <= 31; ++i) f = (f & ~(1u << (pos + i))) | (((a >> i) & 1) << (pos + i));
+  return f;
+}
+
+void ref_bitfield(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(3));
+  const uint32_t *a = c.buf<uint32_t>("a"), *b = c.buf<uint32_t>("b");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    uint32_t x = a[i], y = b[i], pos = y & 31, len = (y >> 5) & 31;
+    out[i * 4 + 0] = bfe32(x, pos, len, false);
+    out[i * 4 + 1] = bfe32(x, pos, len, true);
+    out[i * 4 + 2] = bfi32(y, x, pos, len);
+    out[i * 4 + 3] = bfe32(x, 3, 7, true);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -468,6 +503,7 @@ const Entry kRefs[] = {
     {"misc", ref_misc},
     {"atomics2", ref_atomics2},
     {"dims", ref_dims},
+    {"bitfield", ref_bitfield},
 };
 
 }  // namespace
