@@ -5,7 +5,9 @@
 namespace ptxmini::exec {
 
 // SHFL.{IDX,UP,DOWN,BFLY} Pd, d, a, b, c: PTX shfl.sync semantics with c = clamp[4:0] |
-// segmask[12:8] (GUESS: SASS keeps PTX's packed c operand). Pd = source lane in range.
+// segmask[12:8]. HW: ptxas 13.0 prints PTX's packed c unchanged ("SHFL.DOWN PT, R21, R4, 0x1,
+// 0x101f" for width 16, "SHFL.UP ..., RZ"); the warp_ops exec test checks all four modes and the
+// 16-lane segment. Pd = source lane in range.
 void op_shfl(Exec& e) {
   std::string mode = e.in.pick({"IDX", "UP", "DOWN", "BFLY"});
   uint32_t vals[32];
