@@ -494,6 +494,36 @@ void ref_const_table(RefCtx& c) {
   }
 }
 
+// binary16 arithmetic with one rounding per operation: products and sums of halves are exact
+// in double, then rounded once by the (correctly rounding) double -> _Float16 conversion.
+uint16_t hbits(_Float16 h) {
+  uint16_t u;
+  std::memcpy(&u, &h, 2);
+  return u;
+}
+
+void ref_packed_half(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(5));
+  const float *a = c.buf<float>("a"), *b = c.buf<float>("b"), *cc = c.buf<float>("c");
+  for (int i = 0; i < n; ++i) {
+    uint32_t w[3] = {0, 0, 0};
+    _Float16 fl = 0, mh = 0;
+    for (int k = 0; k < 2; ++k) {
+      _Float16 x = static_cast<_Float16>(a[2 * i + k]), y = static_cast<_Float16>(b[2 * i + k]),
+               z = static_cast<_Float16>(cc[2 * i + k]);
+      double dx = static_cast<double>(x), dy = static_cast<double>(y), dz = static_cast<double>(z);
+      _Float16 s = static_cast<_Float16>(dx + dy), m = static_cast<_Float16>(dx * dy), f = static_cast<_Float16>(dx * dy + dz);
+      w[0] |= uint32_t{hbits(s)} << (16 * k);
+      w[1] |= uint32_t{hbits(m)} << (16 * k);
+      w[2] |= uint32_t{hbits(f)} << (16 * k);
+      if (k == 0) fl = f;
+      else mh = m;
+    }
+    for (int k = 0; k < 3; ++k) c.buf<uint32_t>("out")[i * 3 + k] = w[k];
+    c.buf<float>("fo")[i] = static_cast<float>(fl) + static_cast<float>(mh);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -519,6 +549,7 @@ const Entry kRefs[] = {
     {"dims", ref_dims},
     {"bitfield", ref_bitfield},
     {"const_table", ref_const_table},
+    {"packed_half", ref_packed_half},
 };
 
 }  // namespace
