@@ -265,6 +265,7 @@ void op_sel(Exec& e) {
 
 // MOV / UMOV / R2UR d, a [, lanemask]
 void op_mov(Exec& e) {
+  if (is_pred(e.op(0))) e.trap("R2UR with a predicate destination is not modelled");
   if (e.nops() == 3 && !(e.op(2).kind == OpndKind::Imm && (e.op(2).imm & 0xf) == 0xf))
     e.trap("MOV with a partial byte mask is not modelled");
   e.each([&](int l) { e.set(l, e.op(0), e.u32(l, e.op(1))); });
@@ -343,6 +344,7 @@ void op_prmt(Exec& e) {
 
 // P2R d, PR, a, mask: d = (a & ~mask) | (predicate bits & mask), at byte .Bn.
 void op_p2r(Exec& e) {
+  if (e.op(1).kind != OpndKind::SReg || e.op(1).sreg_name != "PR") e.trap("P2R expects PR as its first source");
   int sh = e.in.has("B1") ? 8 : e.in.has("B2") ? 16 : e.in.has("B3") ? 24 : 0;
   e.each([&](int l) {
     uint32_t m = e.u32(l, e.op(3)) << sh;
@@ -353,6 +355,7 @@ void op_p2r(Exec& e) {
 
 // R2P PR, a, mask: predicates i with mask bit i set take bit i of a (byte .Bn).
 void op_r2p(Exec& e) {
+  if (e.op(0).kind != OpndKind::SReg || e.op(0).sreg_name != "PR") e.trap("R2P expects PR as its destination");
   int sh = e.in.has("B1") ? 8 : e.in.has("B2") ? 16 : e.in.has("B3") ? 24 : 0;
   e.each([&](int l) {
     uint32_t v = e.u32(l, e.op(1)) >> sh, m = e.u32(l, e.op(2)) & 0x7f;
