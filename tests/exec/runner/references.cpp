@@ -524,6 +524,16 @@ void ref_packed_half(RefCtx& c) {
   }
 }
 
+void ref_local_generic(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    int s = 0;
+    for (int i = 0; i < 8; i++) s += in[t + static_cast<uint32_t>(i)] * 3 * (i + 1);
+    for (int i = 0; i < 4; i++) s += in[i] * (i + 1);
+    c.buf<int32_t>("out")[t] = s;
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -550,6 +560,7 @@ const Entry kRefs[] = {
     {"bitfield", ref_bitfield},
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
+    {"local_generic", ref_local_generic},
 };
 
 }  // namespace
