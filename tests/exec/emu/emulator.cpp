@@ -295,6 +295,11 @@ void Emulator::build_bank0() {
   put(0x10, cfg_.grid.y);
   put(0x14, cfg_.grid.z);
   put(0x28, static_cast<uint32_t>((k_.frame_size + cfg_.stack_size + 15) & ~15u));
+  // HW: a generic pointer to a local variable is built as R1 + (c[0x0][0x24]:c[0x0][0x20])
+  // ("ULDC UR6, c[0x0][0x20]; IADD3 R0, P0, R1, UR6, RZ; ... IADD3.X R3, RZ, c[0x0][0x24]"), so
+  // the pair holds the generic address of the local window; ours is local_window_hi() << 32.
+  put(0x20, 0);
+  put(0x24, local_window_hi());
   std::memcpy(bank0_.data() + k_.param_base, cfg_.params.data(), cfg_.params.size());
 }
 

@@ -142,7 +142,7 @@ class Emulator {
   const LaunchConfig& config() const { return cfg_; }
   uint64_t clock() const { return stats_.warp_insts; }
   uint32_t shared_window_hi() const { return 0x00007e00u; }  // GUESS: SR_SWINHI value (any unused hi word)
-  uint32_t local_window_hi() const { return 0x00007d00u; }   // GUESS: generic local window hi word
+  uint32_t local_window_hi() const { return 0x00007d00u; }   // GUESS: value; published at c[0x0][0x24]
 
  private:
   void build_bank0();

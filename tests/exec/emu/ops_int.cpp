@@ -197,6 +197,19 @@ void op_imnmx(Exec& e) {
   });
 }
 
+// VIADDMNMX d, a, b, c, Pmin : min (PT) or max (!PT) of (a + b) and c, like IMNMX.
+// HW: ptxas 13.0 emits "VIADDMNMX.U32 R9, R0, -R7, R7, PT" for min(x - s, s) and
+// "VIADDMNMX R7, R7, R0, R6, !PT" for max(s + x, 3s); the minmax exec test checks both.
+void op_viaddmnmx(Exec& e) {
+  bool u = e.in.has("U32");
+  e.each([&](int l) {
+    uint32_t a = e.i32(l, e.op(1)) + e.i32(l, e.op(2)), b = e.i32(l, e.op(3));
+    bool mn = e.pred(l, e.op(4));
+    bool less = u ? a < b : static_cast<int32_t>(a) < static_cast<int32_t>(b);
+    e.set(l, e.op(0), mn ? (less ? a : b) : (less ? b : a));
+  });
+}
+
 void op_iabs(Exec& e) {
   e.each([&](int l) {
     int32_t v = static_cast<int32_t>(e.i32(l, e.op(1)));
@@ -252,6 +265,7 @@ void op_sel(Exec& e) {
 
 // MOV / UMOV / R2UR d, a [, lanemask]
 void op_mov(Exec& e) {
+  if (is_pred(e.op(0))) e.trap("R2UR with a predicate destination is not modelled");
   if (e.nops() == 3 && !(e.op(2).kind == OpndKind::Imm && (e.op(2).imm & 0xf) == 0xf))
     e.trap("MOV with a partial byte mask is not modelled");
   e.each([&](int l) { e.set(l, e.op(0), e.u32(l, e.op(1))); });
@@ -330,6 +344,7 @@ void op_prmt(Exec& e) {
 
 // P2R d, PR, a, mask: d = (a & ~mask) | (predicate bits & mask), at byte .Bn.
 void op_p2r(Exec& e) {
+  if (e.op(1).kind != OpndKind::SReg || e.op(1).sreg_name != "PR") e.trap("P2R expects PR as its first source");
   int sh = e.in.has("B1") ? 8 : e.in.has("B2") ? 16 : e.in.has("B3") ? 24 : 0;
   e.each([&](int l) {
     uint32_t m = e.u32(l, e.op(3)) << sh;
@@ -340,6 +355,7 @@ void op_p2r(Exec& e) {
 
 // R2P PR, a, mask: predicates i with mask bit i set take bit i of a (byte .Bn).
 void op_r2p(Exec& e) {
+  if (e.op(0).kind != OpndKind::SReg || e.op(0).sreg_name != "PR") e.trap("R2P expects PR as its destination");
   int sh = e.in.has("B1") ? 8 : e.in.has("B2") ? 16 : e.in.has("B3") ? 24 : 0;
   e.each([&](int l) {
     uint32_t v = e.u32(l, e.op(1)) >> sh, m = e.u32(l, e.op(2)) & 0x7f;

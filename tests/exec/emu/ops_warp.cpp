@@ -5,7 +5,9 @@
 namespace ptxmini::exec {
 
 // SHFL.{IDX,UP,DOWN,BFLY} Pd, d, a, b, c: PTX shfl.sync semantics with c = clamp[4:0] |
-// segmask[12:8] (GUESS: SASS keeps PTX's packed c operand). Pd = source lane in range.
+// segmask[12:8]. HW: ptxas 13.0 prints PTX's packed c unchanged ("SHFL.DOWN PT, R21, R4, 0x1,
+// 0x101f" for width 16, "SHFL.UP ..., RZ"); the warp_ops exec test checks all four modes and the
+// 16-lane segment. Pd = source lane in range.
 void op_shfl(Exec& e) {
   std::string mode = e.in.pick({"IDX", "UP", "DOWN", "BFLY"});
   uint32_t vals[32];
@@ -66,8 +68,11 @@ void op_match(Exec& e) {
 }
 
 // REDUX.{SUM,MIN,MAX,AND,OR,XOR}[.S32|.U32] d, a : reduction over the group (d usually UR).
+// AND is the default operation and is not printed (HW: ptxas 13.0 aggregates a warp's
+// atomicAnd with "REDUX UR9, R12"; the atomics2 exec test checks it).
 void op_redux(Exec& e) {
   std::string k = e.in.pick({"SUM", "MIN", "MAX", "AND", "OR", "XOR"});
+  if (k.empty()) k = "AND";
   bool s = e.in.has("S32");
   bool first = true;
   uint32_t acc = 0;

@@ -49,6 +49,9 @@ bool parse_reg(const std::string& name, Operand& o) {
   if (name == "PT") { o.kind = OpndKind::Pred; o.reg = kPT; return true; }
   if (name == "UPT") { o.kind = OpndKind::UPred; o.reg = kPT; return true; }
   if (name == "SRZ" || name.rfind("SR_", 0) == 0) { o.kind = OpndKind::SReg; o.sreg_name = name; return true; }
+  // "PR": the predicate register file as a whole (P2R / R2P); parsed as a special register
+  // that only P2R/R2P interpret.
+  if (name == "PR" || name == "UPR") { o.kind = OpndKind::SReg; o.sreg_name = name; return true; }
   int n = 0;
   if (name[0] == 'R' && num(1, n) && n < 255) { o.kind = OpndKind::Reg; o.reg = n; return true; }
   if (name.rfind("UR", 0) == 0 && num(2, n) && n < 63) { o.kind = OpndKind::UReg; o.reg = n; return true; }

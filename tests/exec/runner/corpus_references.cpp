@@ -228,6 +228,55 @@ void pb_fdtd3(RefCtx& c) {
       hz[i * kPb2048 + j] = hz[i * kPb2048 + j] - 0.7f * (ex[i * kPb2048 + j + 1] - ex[i * kPb2048 + j] + ey[(i + 1) * kPb2048 + j] - ey[i * kPb2048 + j]);
 }
 
+// odata, idata, width, height: odata (width x height) = transpose of idata (height x width).
+void transpose_wh(RefCtx& c) {
+  int w = static_cast<int>(c.iscalar(2)), h = static_cast<int>(c.iscalar(3));
+  for (int r = 0; r < h; ++r)
+    for (int col = 0; col < w; ++col) c.buf<float>("odata")[col * h + r] = c.buf<float>("idata")[r * w + col];
+}
+
+void copy_wh(RefCtx& c) {
+  int w = static_cast<int>(c.iscalar(2)), h = static_cast<int>(c.iscalar(3));
+  for (int i = 0; i < w * h; ++i) c.buf<float>("odata")[i] = c.buf<float>("idata")[i];
+}
+
+// C, A, B, wA, wB: C (hA x wB) = A (hA x wA) * B (wA x wB), hA = |C| / wB.
+void matmul_ab(RefCtx& c) {
+  int wA = static_cast<int>(c.iscalar(3)), wB = static_cast<int>(c.iscalar(4));
+  int hA = static_cast<int>(c.count("C")) / wB;
+  for (int i = 0; i < hA; ++i)
+    for (int j = 0; j < wB; ++j) {
+      float s = 0;
+      for (int k = 0; k < wA; ++k) s = std::fma(c.buf<float>("A")[i * wA + k], c.buf<float>("B")[k * wB + j], s);
+      c.buf<float>("C")[i * wB + j] = s;
+    }
+}
+
+// partial, data, count: per-block byte histograms (256 bins) of the 32-bit words the block's
+// threads visit with a grid-stride loop (pos = block * blockDim + thread, step blockDim * gridDim).
+void hist256_partial(RefCtx& c) {
+  uint32_t count = static_cast<uint32_t>(c.iscalar(2));
+  uint32_t bd = c.d.block[0], gd = c.d.grid[0];
+  const uint32_t* data = c.buf<uint32_t>("data");
+  uint32_t* part = c.buf<uint32_t>("partial");
+  for (uint32_t b = 0; b < gd; ++b) {
+    for (int k = 0; k < 256; ++k) part[b * 256 + k] = 0;
+    for (uint32_t t = 0; t < bd; ++t)
+      for (uint32_t pos = b * bd + t; pos < count; pos += bd * gd)
+        for (int byte = 0; byte < 4; ++byte) part[b * 256 + ((data[pos] >> (8 * byte)) & 0xff)]++;
+  }
+}
+
+// histogram, partial, n: histogram[bin] = sum of the n partial histograms' bin.
+void hist256_merge(RefCtx& c) {
+  uint32_t n = static_cast<uint32_t>(c.iscalar(2));
+  for (int bin = 0; bin < 256; ++bin) {
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < n; ++i) s += c.buf<uint32_t>("partial")[bin + i * 256];
+    c.buf<uint32_t>("histogram")[bin] = s;
+  }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -243,7 +292,9 @@ const CorpusRef kCorpusRefs[] = {
     {"pb_jacobi_copy", pb_jacobi_copy}, {"pb_jacobi2d_1", pb_jacobi2d_1}, {"pb_gemver1", pb_gemver1},
     {"pb_gemver2", pb_gemver2},   {"pb_gemver3", pb_gemver3},       {"pb_covar_mean", pb_covar_mean},
     {"pb_covar_reduce", pb_covar_reduce}, {"pb_covar", pb_covar},   {"pb_fdtd1", pb_fdtd1},
-    {"pb_fdtd2", pb_fdtd2},       {"pb_fdtd3", pb_fdtd3},           {nullptr, nullptr},
+    {"pb_fdtd2", pb_fdtd2},       {"pb_fdtd3", pb_fdtd3},
+    {"transpose_wh", transpose_wh}, {"copy_wh", copy_wh}, {"matmul_ab", matmul_ab},
+    {"hist256_partial", hist256_partial}, {"hist256_merge", hist256_merge}, {nullptr, nullptr},
 };
 
 }  // namespace ptxmini::exec

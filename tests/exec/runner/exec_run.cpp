@@ -4,6 +4,12 @@
  *
  *   exec-run --cubin K.cubin --desc T.desc [--kernel NAME] [--gpu] [--no-ref] [--dump DIR]
  *            [--stats] [--list-opcodes]
+ *   exec-run --cubin K.cubin --smoke [--kernel NAME]
+ *
+ * --smoke runs every kernel of the cubin (or NAME) without a description: each 8-byte
+ * parameter points to a fresh zero-filled 4 MiB buffer, each other parameter is the integer 64,
+ * grid 2 x block 64, 48 KiB of dynamic shared memory. It checks nothing but that the emulator runs the code to completion
+ * without a trap (used to survey which opcodes real code needs).
  *
  * Exit status: 0 outputs match (or ran to completion with --no-ref / no reference),
  * 1 mismatch, 2 trap or error, 77 skipped (--gpu without a GPU; the reason is printed). */
@@ -25,11 +31,57 @@ int usage() {
                "[--stats] | --list-opcodes\n";
   return 2;
 }
+int run_smoke(const std::string& cubin, const std::string& only) {
+  std::vector<std::string> names;
+  std::string err;
+  if (!list_kernels_via_oracles(cubin, names, err)) {
+    std::cerr << "exec-run: " << err << "\n";
+    return 2;
+  }
+  int bad = 0;
+  for (const auto& name : names) {
+    if (!only.empty() && name != only) continue;
+    KernelImage img;
+    if (!load_via_oracles(cubin, name, img, err)) {
+      std::cout << "SMOKE " << name << ": LOAD-ERROR " << err << "\n";
+      ++bad;
+      continue;
+    }
+    GlobalMemory gm;
+    LaunchConfig cfg;
+    cfg.grid = {2, 1, 1};
+    cfg.block = {64, 1, 1};
+    cfg.dynamic_shared = 48 * 1024;
+    cfg.max_warp_steps = 20000000;
+    uint32_t psize = img.param_size;
+    for (auto& p : img.params) psize = std::max(psize, p.offset + p.size);
+    cfg.params.assign(psize, 0);
+    for (auto& p : img.params) {
+      if (p.size == 8) {
+        uint64_t a = gm.allocate(4u << 20);
+        std::memcpy(cfg.params.data() + p.offset, &a, 8);
+      } else if (p.size == 4) {
+        uint32_t v = 64;
+        std::memcpy(cfg.params.data() + p.offset, &v, 4);
+      }
+    }
+    Emulator emu(img, gm);
+    try {
+      emu.launch(cfg);
+      std::cout << "SMOKE " << name << ": RAN " << emu.stats().warp_insts << " warp-level instructions\n";
+    } catch (const Trap& t) {
+      std::cout << "SMOKE " << name << ": TRAP " << t.what() << "\n";
+      ++bad;
+    }
+  }
+  return bad ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string cubin, desc, kernel, dump;
-  bool gpu = false, noref = false, stats = false;
+  bool gpu = false, noref = false, stats = false, smoke = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -40,11 +92,13 @@ int main(int argc, char** argv) {
     else if (a == "--gpu") gpu = true;
     else if (a == "--no-ref") noref = true;
     else if (a == "--stats") stats = true;
+    else if (a == "--smoke") smoke = true;
     else if (a == "--list-opcodes") {
       for (size_t k = 0; k < op_table_size(); ++k) std::cout << op_table()[k].name << "\n";
       return 0;
     } else return usage();
   }
+  if (smoke && !cubin.empty()) return run_smoke(cubin, kernel);
   if (cubin.empty() || desc.empty()) return usage();
   try {
   TestDesc d;
@@ -56,6 +110,10 @@ int main(int argc, char** argv) {
   if (!kernel.empty()) d.kernel = kernel;
 
   std::map<std::string, std::vector<uint8_t>> got;
+  if (gpu && !d.expect_trap.empty()) {
+    std::cout << "SKIPPED: '" << desc << "' is a negative test of the emulator's traps; a GPU does not trap there\n";
+    return 77;
+  }
   if (gpu) {
     GpuStatus st = run_on_gpu(cubin, d, got, err);
     if (st == GpuStatus::NoGpu) {
@@ -114,7 +172,16 @@ int main(int argc, char** argv) {
     } catch (const Trap& t) {
       std::cout << "TRAP: " << t.what() << "\n";
       std::cout << "dynamic instructions before the trap: " << emu.stats().warp_insts << " warp-level\n";
+      if (!d.expect_trap.empty()) {
+        bool ok = std::string(t.what()).find(d.expect_trap) != std::string::npos;
+        std::cout << (ok ? "EXPECTED TRAP: the message contains '" : "WRONG TRAP: expected '") << d.expect_trap << "'\n";
+        return ok ? 0 : 1;
+      }
       return 2;
+    }
+    if (!d.expect_trap.empty()) {
+      std::cout << "MISSING TRAP: expected a trap containing '" << d.expect_trap << "'\n";
+      return 1;
     }
     for (auto& b : d.buffers) {
       auto& v = gm.bytes(addr[b.name]);

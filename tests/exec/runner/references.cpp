@@ -342,6 +342,198 @@ void ref_device_call(RefCtx& c) {
   }
 }
 
+void ref_minmax(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(4));
+  const int32_t *a = c.buf<int32_t>("a"), *b = c.buf<int32_t>("b"), *cc = c.buf<int32_t>("c");
+  int32_t* out = c.buf<int32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    int32_t x = a[i], y = b[i], z = cc[i];
+    uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y), uz = static_cast<uint32_t>(z);
+    int32_t* o = out + i * 9;
+    o[0] = std::min(x + y, z);
+    o[1] = std::max(x - y, z);
+    o[2] = static_cast<int32_t>(std::min(ux - uy, uz));
+    o[3] = static_cast<int32_t>(std::max(ux + uy, uz));
+    o[4] = std::min(std::max(x, -100), 100);
+    o[5] = static_cast<int32_t>(std::min(ux, uy));
+    o[6] = static_cast<int32_t>(std::min(ux - uy, uy));
+    o[7] = std::max(x + y, y * 3);
+    o[8] = static_cast<int32_t>(std::min(ux + 5, uz));
+  }
+}
+
+void ref_misc(RefCtx& c) {
+  const float* f = c.buf<float>("f");
+  const double* d = c.buf<double>("d");
+  float* of = c.buf<float>("of");
+  double* od = c.buf<double>("od");
+  int32_t* oi = c.buf<int32_t>("oi");
+  int n = static_cast<int>(c.iscalar(7));
+  int threads = static_cast<int>(c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    oi[t * 4 + 0] = (t ^ 1) * 3;                 // the neighbour's value, after the barrier
+    oi[t * 4 + 1] = (t & 7) * 3 + threads / 8;   // plus one atomic increment per thread mapping there
+    float x = f[t];
+    of[t * 4 + 0] = std::nearbyint(x);
+    of[t * 4 + 1] = std::floor(x);
+    of[t * 4 + 2] = std::trunc(x);
+    of[t * 4 + 3] = std::ceil(x);
+    double y = d[t];
+    od[t * 3 + 0] = std::floor(y);
+    od[t * 3 + 1] = y < 0.5 ? y : -y;
+    od[t * 3 + 2] = std::fmax(y, 0.25);
+    oi[t * 4 + 2] = 1;
+    int acc = 0;
+    for (int j = 0; j < n; j++) acc += (f[j] > x) ? j : -j;
+    oi[t * 4 + 3] = acc;
+  }
+}
+
+// atomicInc/atomicDec are order dependent only through their wrap-around; applying them in any
+// order gives the same final value, as do the commutative operations.
+void ref_atomics2(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(5));
+  const int32_t* in = c.buf<int32_t>("in");
+  uint64_t* g64 = c.buf<uint64_t>("g64");
+  uint32_t* ginc = c.buf<uint32_t>("ginc");
+  int32_t* out = c.buf<int32_t>("out");
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    uint64_t v = static_cast<uint64_t>(in[i]);
+    g64[0] += v * 1000000007ull;
+    g64[1] = std::max(g64[1], v << 20);
+    g64[2] += v;
+    sum += static_cast<double>(in[i]) * 0.25;  // exact: quarters of small integers
+    ginc[0] = ginc[0] >= 9u ? 0 : ginc[0] + 1;
+    ginc[1] = (ginc[1] == 0 || ginc[1] > 5u) ? 5u : ginc[1] - 1;
+  }
+  *c.buf<double>("gd") += sum;
+  int threads = static_cast<int>(c.d.block[0]);
+  for (uint32_t b = 0; b < c.d.grid[0]; ++b) {
+    int mn = 1 << 30, mx = -(1 << 30), an = -1, orv = 0, xr = 0, cnt = 0;
+    for (int t = 0; t < threads; ++t) {
+      int i = static_cast<int>(b) * threads + t;
+      if (i >= n) continue;
+      int v = in[i];
+      mn = std::min(mn, v - 500);
+      mx = std::max(mx, v - 500);
+      an &= ~(1 << (v & 15));
+      orv |= static_cast<int>(1u << (v & 31));
+      xr ^= v;
+      ++cnt;
+    }
+    int32_t* p = out + b * 6;
+    p[0] = mn; p[1] = mx; p[2] = an; p[3] = orv; p[4] = xr; p[5] = cnt;
+  }
+}
+
+void ref_dims(RefCtx& c) {
+  const uint32_t* G = c.d.grid;
+  const uint32_t* B = c.d.block;
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t bz = 0; bz < G[2]; ++bz)
+    for (uint32_t by = 0; by < G[1]; ++by)
+      for (uint32_t bx = 0; bx < G[0]; ++bx)
+        for (uint32_t tz = 0; tz < B[2]; ++tz)
+          for (uint32_t ty = 0; ty < B[1]; ++ty)
+            for (uint32_t tx = 0; tx < B[0]; ++tx) {
+              uint32_t bid = bx + G[0] * (by + G[1] * bz), tid = tx + B[0] * (ty + B[1] * tz);
+              uint32_t g = bid * B[0] * B[1] * B[2] + tid;
+              out[g * 3 + 0] = static_cast<int32_t>(B[0] * 1000000 + B[1] * 10000 + B[2] * 100 + G[0] * 10 + G[1] + G[2] * 7);
+              out[g * 3 + 1] = static_cast<int32_t>(tx * 10000 + ty * 100 + tz);
+              out[g * 3 + 2] = static_cast<int32_t>(bx * 10000 + by * 100 + bz);
+            }
+}
+
+// PTX ISA definitions of bfe / bfi (32-bit): fields from bits [7:0] of pos and len.
+uint32_t bfe32(uint32_t a, uint32_t pos, uint32_t len, bool sgn) {
+  pos &= 0xff;
+  len &= 0xff;
+  uint32_t sbit = 0;
+  if (sgn && len != 0) sbit = (a >> std::min(pos + len - 1, 31u)) & 1;
+  uint32_t d = 0;
+  for (uint32_t i = 0; i <= 31; ++i) {
+    uint32_t bit = (i < len && pos + i <= 31) ? (a >> (pos + i)) & 1 : sbit;
+    d |= bit << i;
+  }
+  return d;
+}
+
+uint32_t bfi32(uint32_t a, uint32_t b, uint32_t pos, uint32_t len) {
+  pos &= 0xff;
+  len &= 0xff;
+  uint32_t f = b;
+  for (uint32_t i = 0; i < len && pos + i <= 31; ++i) f = (f & ~(1u << (pos + i))) | (((a >> i) & 1) << (pos + i));
+  return f;
+}
+
+void ref_bitfield(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(3));
+  const uint32_t *a = c.buf<uint32_t>("a"), *b = c.buf<uint32_t>("b");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    uint32_t x = a[i], y = b[i], pos = y & 31, len = (y >> 5) & 31;
+    out[i * 4 + 0] = bfe32(x, pos, len, false);
+    out[i * 4 + 1] = bfe32(x, pos, len, true);
+    out[i * 4 + 2] = bfi32(y, x, pos, len);
+    out[i * 4 + 3] = bfe32(x, 3, 7, true);
+  }
+}
+
+void ref_const_table(RefCtx& c) {
+  const int table[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
+  const float coef[4] = {0.5f, -1.25f, 2.0f, 0.125f};
+  int n = static_cast<int>(c.iscalar(3));
+  const int32_t* in = c.buf<int32_t>("in");
+  for (int i = 0; i < n; ++i) {
+    int v = in[i], s = 0;
+    for (int k = 0; k < 16; k++) s += table[k] * (v + k);
+    c.buf<int32_t>("out")[i * 2] = table[v & 15];
+    c.buf<int32_t>("out")[i * 2 + 1] = s;
+    c.buf<float>("fout")[i] = coef[v & 3] * static_cast<float>(v);
+  }
+}
+
+// binary16 arithmetic with one rounding per operation: products and sums of halves are exact
+// in double, then rounded once by the (correctly rounding) double -> _Float16 conversion.
+uint16_t hbits(_Float16 h) {
+  uint16_t u;
+  std::memcpy(&u, &h, 2);
+  return u;
+}
+
+void ref_packed_half(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(5));
+  const float *a = c.buf<float>("a"), *b = c.buf<float>("b"), *cc = c.buf<float>("c");
+  for (int i = 0; i < n; ++i) {
+    uint32_t w[3] = {0, 0, 0};
+    _Float16 fl = 0, mh = 0;
+    for (int k = 0; k < 2; ++k) {
+      _Float16 x = static_cast<_Float16>(a[2 * i + k]), y = static_cast<_Float16>(b[2 * i + k]),
+               z = static_cast<_Float16>(cc[2 * i + k]);
+      double dx = static_cast<double>(x), dy = static_cast<double>(y), dz = static_cast<double>(z);
+      _Float16 s = static_cast<_Float16>(dx + dy), m = static_cast<_Float16>(dx * dy), f = static_cast<_Float16>(dx * dy + dz);
+      w[0] |= uint32_t{hbits(s)} << (16 * k);
+      w[1] |= uint32_t{hbits(m)} << (16 * k);
+      w[2] |= uint32_t{hbits(f)} << (16 * k);
+      if (k == 0) fl = f;
+      else mh = m;
+    }
+    for (int k = 0; k < 3; ++k) c.buf<uint32_t>("out")[i * 3 + k] = w[k];
+    c.buf<float>("fo")[i] = static_cast<float>(fl) + static_cast<float>(mh);
+  }
+}
+
+void ref_local_generic(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    int s = 0;
+    for (int i = 0; i < 8; i++) s += in[t + static_cast<uint32_t>(i)] * 3 * (i + 1);
+    for (int i = 0; i < 4; i++) s += in[i] * (i + 1);
+    c.buf<int32_t>("out")[t] = s;
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -361,6 +553,14 @@ const Entry kRefs[] = {
     {"warp_ops", ref_warp_ops},
     {"local_array", ref_local_array},
     {"device_call", ref_device_call},
+    {"minmax", ref_minmax},
+    {"misc", ref_misc},
+    {"atomics2", ref_atomics2},
+    {"dims", ref_dims},
+    {"bitfield", ref_bitfield},
+    {"const_table", ref_const_table},
+    {"packed_half", ref_packed_half},
+    {"local_generic", ref_local_generic},
 };
 
 }  // namespace

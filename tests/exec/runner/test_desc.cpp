@@ -4,6 +4,7 @@
 #include "tests/exec/runner/test_desc.h"
 
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -44,6 +45,11 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
     try {
       if (kw == "kernel" && w.size() == 1) d.kernel = w[0];
       else if (kw == "reference" && w.size() == 1) d.reference = w[0];
+      else if (kw == "expect_trap" && !w.empty()) {
+        d.expect_trap = line.substr(line.find("expect_trap") + 11);
+        d.expect_trap = d.expect_trap.substr(d.expect_trap.find_first_not_of(" \t"));
+        while (!d.expect_trap.empty() && std::isspace(static_cast<unsigned char>(d.expect_trap.back()))) d.expect_trap.pop_back();
+      }
       else if ((kw == "grid" || kw == "block") && !w.empty() && w.size() <= 3) {
         uint32_t* dst = kw == "grid" ? d.grid : d.block;
         for (size_t i = 0; i < w.size(); ++i) dst[i] = static_cast<uint32_t>(std::stoul(w[i]));

@@ -12,6 +12,7 @@
  *   param   ptr <buffer>        a buffer's device address
  *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
  *   reference <name>            the C++ CPU reference (references.cpp) that computes outputs
+ *   expect_trap <text>          a negative test: the emulator must trap with <text> in the message
  * Parameters are listed in the kernel's parameter order; their sizes are checked against the
  * kernel's parameter table. */
 #pragma once
@@ -41,7 +42,7 @@ struct OutputDesc {
 };
 
 struct TestDesc {
-  std::string kernel, reference;
+  std::string kernel, reference, expect_trap;
   uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   uint32_t dynamic_shared = 0;
   std::vector<BufferDesc> buffers;

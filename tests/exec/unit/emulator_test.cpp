@@ -100,3 +100,54 @@ TEST(Emulator, BarrierAcrossWarps) {
   ASSERT_EQ(r.trap, "");
   for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r.out[i], (63 - i) + 100);
 }
+
+// Float->int conversion follows PTX cvt rules: NaN converts to 0, out-of-range values saturate
+// (PTX ISA, cvt: "saturate to the destination range; NaN results in 0").
+TEST(Emulator, F2ISaturatesAndNaNIsZero) {
+  EmuRun r({"MOV R4, 0x7fc00000 ;",           // NaN
+            "F2I.TRUNC.NTZ R5, R4 ;",
+            "MOV R6, 0x4f32d05e ;",           // 3.0e9f
+            "F2I.TRUNC.NTZ R7, R6 ;",
+            "F2I.U32.TRUNC.NTZ R8, -R6 ;",    // -3e9 to unsigned
+            "LDC.64 R2, c[0x0][0x210] ;", "STG.E desc[UR4][R2.64], R5 ;", "STG.E desc[UR4][R2.64+0x4], R7 ;",
+            "STG.E desc[UR4][R2.64+0x8], R8 ;", "EXIT ;"},
+           1, 3);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0u);
+  EXPECT_EQ(r.out[1], 0x7fffffffu);
+  EXPECT_EQ(r.out[2], 0u);
+}
+
+// FMNMX returns the non-NaN operand (IEEE 754-2008 minNum/maxNum, as PTX min/max.f32 define).
+TEST(Emulator, FmnmxIgnoresOneNaN) {
+  EmuRun r({"MOV R4, 0x7fc00000 ;", "MOV R5, 0x40400000 ;",  // NaN, 3.0f
+            "FMNMX R6, R4, R5, PT ;", "FMNMX R7, R5, R4, !PT ;", "LDC.64 R2, c[0x0][0x210] ;",
+            "STG.E desc[UR4][R2.64], R6 ;", "STG.E desc[UR4][R2.64+0x4], R7 ;", "EXIT ;"},
+           1, 2);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0x40400000u);
+  EXPECT_EQ(r.out[1], 0x40400000u);
+}
+
+// Directed rounding: 1 + 2^-30 is not representable; RP rounds up to the next float after 1.0,
+// RZ/RM truncate to 1.0 (IEEE 754 rounding-direction attributes).
+TEST(Emulator, DirectedRoundingModes) {
+  EmuRun r({"MOV R4, 0x3f800000 ;", "MOV R5, 0x30800000 ;",  // 1.0f, 2^-30
+            "FADD.RP R6, R4, R5 ;", "FADD.RZ R7, R4, R5 ;", "FADD.RM R8, R4, -R5 ;", "LDC.64 R2, c[0x0][0x210] ;",
+            "STG.E desc[UR4][R2.64], R6 ;", "STG.E desc[UR4][R2.64+0x4], R7 ;", "STG.E desc[UR4][R2.64+0x8], R8 ;",
+            "EXIT ;"},
+           1, 3);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0x3f800001u);  // nextafter(1.0f, 2.0f)
+  EXPECT_EQ(r.out[1], 0x3f800000u);
+  EXPECT_EQ(r.out[2], 0x3f7fffffu);  // 1 - 2^-30 rounded down: the float just below 1.0
+}
+
+// Threads that wait for each other forever (lane 1 at the CTA barrier, lane 0 at a BSYNC whose
+// barrier includes lane 1) are reported as a deadlock trap, not a hang.
+TEST(Emulator, DeadlockTraps) {
+  EmuRun r({"S2R R0, SR_TID.X ;", "BSSY B0, 0x50 ;", "ISETP.NE.AND P0, PT, R0, RZ, PT ;",
+            "@P0 BAR.SYNC.DEFER_BLOCKING 0x0 ;", "BSYNC B0 ;", "EXIT ;"},
+           2, 1);
+  EXPECT_NE(r.trap.find("deadlock"), std::string::npos) << r.trap;
+}
