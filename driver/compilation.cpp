@@ -12,6 +12,7 @@
 #include "driver/compilation.h"
 
 #include "frontend/frontend.h"
+#include "phases/phase_manager.h"
 #include "frontend/ptx_ast.h"
 #include "driver/output_file.h"
 #include "support/knobs.h"
@@ -40,11 +41,11 @@ void printKnobList(std::ostream &os) {
   }
 }
 
-void printPhaseList(std::ostream &os) {
-  os << "ptxas-mini: the phase table is not built into this binary yet\n";
-}
-
 int runCompilation(const Options &opts, DiagEngine &diag) {
+  // Knobs that name phases are checked before any work, so a typo is reported at once.
+  PhaseManager phases(opts.knobs, opts.optLevel, &std::cout, &diag);
+  if (!phases.ok())
+    throw FatalError{"invalid phase name in knobs"}; // the manager has reported it
   frontend::FrontendOptions feOpts;
   feOpts.arch = opts.arch.name();
   std::vector<std::unique_ptr<ptx::Module>> modules;
@@ -54,6 +55,15 @@ int runCompilation(const Options &opts, DiagEngine &diag) {
   }
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
+  // -e names entry functions that must exist in some input (ptxas: "Unknown function f").
+  for (const std::string &entry : opts.entries) {
+    bool found = false;
+    for (const auto &m : modules)
+      if (const ptx::Function *f = m->findFunction(entry); f && f->isEntry && f->hasBody)
+        found = true;
+    if (!found)
+      diag.fatal("Unknown function " + entry);
+  }
   if (opts.arch.isVirtual)
     return 0; // compute_XX: parse and check only, no output (ptxas does the same)
   // Refuse an unwritable output before any code generation work (ptxas only finds out at

@@ -13,6 +13,4 @@ int runCompilation(const Options &opts, DiagEngine &diag);
 void printVersion(std::ostream &os);
 /// Every knob: name, type, default, description (from support/knobs.def).
 void printKnobList(std::ostream &os);
-/// Every phase: number, name, whether ptxas-mini implements it (from phases/phase_table.def).
-void printPhaseList(std::ostream &os);
 } // namespace ptxmini

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "driver/compilation.h"
 #include "driver/options.h"
+#include "phases/phase_manager.h"
 #include "support/logging.h"
 
 #include <iostream>

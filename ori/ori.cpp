@@ -183,17 +183,14 @@ void Function::recomputeRegTable() {
     for (const Instr &in : blocks[b].instrs) {
       for (unsigned i = 0; i < in.ops.size(); ++i) {
         const Operand &o = in.ops[i];
-        if (!o.refersToVReg())
-          continue;
-        RegInfo *r = row(o);
-        if (!r)
-          continue;
         if (i < in.numDefs && o.kind == OperandKind::VReg) {
-          if (r->defCount++ == 0)
+          if (RegInfo *r = row(o); r && r->defCount++ == 0)
             r->defBlock = static_cast<int32_t>(b);
-        } else {
-          ++r->useCount;
+          continue;
         }
+        for (const Operand &v : o.vregs())
+          if (RegInfo *r = row(v))
+            ++r->useCount;
       }
       if (in.guard.kind == OperandKind::VReg)
         if (RegInfo *r = row(in.guard))

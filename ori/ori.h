@@ -196,14 +196,19 @@ struct Operand {
     o.kind = OperandKind::CBank, o.reg = bank, o.imm = offset;
     return o;
   }
-  /// [base + offset]; `base` must be a VReg/PReg operand or None.
-  static Operand mem(const Operand &base, int64_t offset) {
+  /// [base + offset] (optionally desc[desc][base + offset]); `base` must be a VReg/PReg
+  /// operand or None, `desc` a register operand or None.
+  static Operand mem(const Operand &base, int32_t offset) { return mem(base, offset, Operand{}); }
+  static Operand mem(const Operand &base, int32_t offset, const Operand &desc) {
     Operand o = base;
     o.kind = OperandKind::Mem;
     o.mods = base.kind == OperandKind::VReg   ? OM_MEMBASE_V
              : base.kind == OperandKind::PReg ? OM_MEMBASE_P
                                               : 0;
-    o.imm = offset;
+    o.imm = 0;
+    o.setMemOffset(offset);
+    if (desc.isReg())
+      o.setMemDesc(desc);
     return o;
   }
   static Operand block(uint32_t index) {
@@ -235,9 +240,54 @@ struct Operand {
     b.imm = 0;
     return b;
   }
-  /// True when the operand reads or writes virtual register (cls, n), directly or as a base.
-  bool refersToVReg() const {
-    return kind == OperandKind::VReg || (kind == OperandKind::Mem && memBaseIsVReg());
+
+  // Mem operands keep a 32-bit offset in the low half of `imm`; the high half holds the
+  // optional memory descriptor register of sm_90 global accesses (`desc[UR6][R14.64]`,
+  // HW: observed on LDG/STG/REDG in cuobjdump 13.2 output of ptxas 13.0 for sm_90):
+  // bit 63 present, bit 62 virtual, bits 59-61 width, bits 56-58 class, bits 32-55 number.
+  int32_t memOffset() const { return static_cast<int32_t>(static_cast<uint32_t>(imm)); }
+  void setMemOffset(int32_t off) {
+    uint64_t u = static_cast<uint64_t>(imm);
+    u = (u & 0xFFFFFFFF00000000ull) | static_cast<uint32_t>(off);
+    imm = static_cast<int64_t>(u);
+  }
+  bool hasMemDesc() const {
+    return kind == OperandKind::Mem && (static_cast<uint64_t>(imm) >> 63) != 0;
+  }
+  Operand memDesc() const {
+    if (!hasMemDesc())
+      return Operand{};
+    uint64_t u = static_cast<uint64_t>(imm);
+    Operand d;
+    d.kind = (u >> 62) & 1 ? OperandKind::VReg : OperandKind::PReg;
+    d.width = static_cast<uint8_t>((u >> 59) & 7);
+    d.cls = static_cast<RegClass>((u >> 56) & 7);
+    uint32_t n = static_cast<uint32_t>((u >> 32) & 0xFFFFFF);
+    d.reg = n == 0xFFFFFF ? kFixedReg : n;
+    return d;
+  }
+  void setMemDesc(const Operand &d) {
+    uint64_t u = static_cast<uint32_t>(imm);
+    uint32_t n = d.reg == kFixedReg ? 0xFFFFFFu : (d.reg & 0xFFFFFFu);
+    u |= 1ull << 63;
+    u |= static_cast<uint64_t>(d.kind == OperandKind::VReg) << 62;
+    u |= static_cast<uint64_t>(d.width & 7) << 59;
+    u |= static_cast<uint64_t>(static_cast<uint8_t>(d.cls) & 7) << 56;
+    u |= static_cast<uint64_t>(n) << 32;
+    imm = static_cast<int64_t>(u);
+  }
+  /// The virtual registers this operand names: itself, or a Mem's base and descriptor.
+  llvm::SmallVector<Operand, 2> vregs() const {
+    llvm::SmallVector<Operand, 2> v;
+    if (kind == OperandKind::VReg) {
+      v.push_back(*this);
+    } else if (kind == OperandKind::Mem) {
+      if (memBaseIsVReg())
+        v.push_back(memBase());
+      if (Operand d = memDesc(); d.kind == OperandKind::VReg)
+        v.push_back(d);
+    }
+    return v;
   }
 
   bool operator==(const Operand &o) const {

@@ -17,7 +17,8 @@
 ///   width     := '.64' | '.128'                    (a pair / a quad of 32-bit registers)
 ///   INT       := ['-'] ( '0x' HEX | DEC )          FLOAT := '0f' HEX{8} | '0d' HEX{16}
 ///   cbank     := 'c[' INT '][' INT ']'
-///   mem       := '[' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
+///   mem       := [ 'desc[' (vreg | preg) ']' ] '[' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
+///                                                  (offsets are 32-bit; desc: sm_90 memory descriptor)
 ///   SPECIAL   := 'SR_' ...                         (ori/special_regs.def)
 ///   ctrl      := '[B' W W W W W W ':R' D ':W' D ':' ('Y'|'-') ':S' DEC DEC ']'
 ///                                                  (W, D: a barrier digit 0-5 or '-')
@@ -345,8 +346,21 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
     if (!parseInt(off) || !consume(']'))
       return failed_ ? false : errorHere("expected ']' after constant-bank offset");
     o = Operand::cbank(static_cast<uint32_t>(bank), off);
-  } else if (c == '[') {
-    ++pos_;
+  } else if (c == '[' || line_.substr(pos_).starts_with("desc[")) {
+    Operand desc;
+    if (c != '[') {
+      pos_ += 5;
+      skipSpace();
+      size_t dcol = pos_;
+      if (!parseRegister(desc) || !noteVReg(*cur_, desc, dcol))
+        return false;
+      if (desc.sub != kWholeReg || (desc.reg >= 0xFFFFFFu && desc.reg != kFixedReg))
+        return error(dcol, "a memory descriptor must be a whole register");
+      if (!consume(']') || !consume('['))
+        return failed_ ? false : errorHere("expected '][' after the memory descriptor");
+    } else {
+      ++pos_;
+    }
     skipSpace();
     Operand base;
     int64_t off = 0;
@@ -371,9 +385,11 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
     } else if (!parseInt(off)) {
       return false;
     }
+    if (off < INT32_MIN || off > INT32_MAX)
+      return error(baseCol, "memory offset does not fit in 32 bits");
     if (!consume(']'))
       return errorHere("expected ']' to close the memory address");
-    o = Operand::mem(base, off);
+    o = Operand::mem(base, static_cast<int32_t>(off), desc);
   } else if (isIdentStart(c)) {
     std::string_view id = line_.substr(pos_);
     size_t n = 0;

@@ -99,17 +99,23 @@ void printOperand(const Function &f, const Operand &o, std::ostream &os) {
     os << ']';
     break;
   case OperandKind::Mem:
+    if (o.hasMemDesc()) {
+      Operand d = o.memDesc();
+      os << "desc[";
+      printRegName(d, d.kind == OperandKind::VReg, os);
+      os << ']';
+    }
     os << '[';
     if (o.hasMemBase()) {
       printRegName(o, o.memBaseIsVReg(), os);
-      if (o.imm > 0) {
+      if (o.memOffset() > 0) {
         os << '+';
-        printHex(o.imm, os);
-      } else if (o.imm < 0) {
-        printHex(o.imm, os);
+        printHex(o.memOffset(), os);
+      } else if (o.memOffset() < 0) {
+        printHex(o.memOffset(), os);
       }
     } else {
-      printHex(o.imm, os);
+      printHex(o.memOffset(), os);
     }
     os << ']';
     break;

@@ -59,7 +59,7 @@ std::string slotDescription(OperandSlot s) {
   case OperandSlot::UPredSrc: return "a UP register";
   case OperandSlot::Imm: return "an integer immediate";
   case OperandSlot::CBank: return "a constant-bank operand";
-  case OperandSlot::Mem: return "a memory address";
+  case OperandSlot::Mem: return "a memory address ([R/UR base + offset], desc[UR pair] optional)";
   case OperandSlot::Label: return "a block label";
   case OperandSlot::SpecialReg: return "a special register";
   }
@@ -87,7 +87,8 @@ bool matchesSlot(const Operand &o, OperandSlot s) {
   case OperandSlot::CBank: return o.kind == OperandKind::CBank;
   case OperandSlot::Mem:
     return o.kind == OperandKind::Mem &&
-           (!o.hasMemBase() || o.cls == RegClass::R || o.cls == RegClass::UR);
+           (!o.hasMemBase() || o.cls == RegClass::R || o.cls == RegClass::UR) &&
+           (!o.hasMemDesc() || (o.memDesc().cls == RegClass::UR && o.memDesc().width == 2));
   case OperandSlot::Label: return o.kind == OperandKind::Block;
   case OperandSlot::SpecialReg: return o.kind == OperandKind::SReg;
   }
@@ -100,7 +101,7 @@ std::string countRange(unsigned lo, unsigned hi, const char *what) {
 }
 
 void checkVReg(Ctx &c, uint32_t b, int32_t i, const Operand &o) {
-  if (!o.refersToVReg())
+  if (o.kind != OperandKind::VReg)
     return;
   const Function &f = c.f;
   std::string name = std::string(vregPrefix(o.cls)) + std::to_string(o.reg);
@@ -158,7 +159,8 @@ void checkInstr(Ctx &c, uint32_t b, int32_t i) {
        in.guard.width != 1))
     c.report(b, i, "the guard must be a P/UP register or PT/UPT, optionally negated");
   for (const Operand &o : in.ops)
-    checkVReg(c, b, i, o);
+    for (const Operand &v : o.vregs())
+      checkVReg(c, b, i, v);
   checkVReg(c, b, i, in.guard);
   bool last = static_cast<size_t>(i) + 1 == c.f.blocks[b].instrs.size();
   if (!last && (info.has(OF_TERM) || info.has(OF_BR)))
@@ -213,13 +215,14 @@ std::vector<std::string> validateFunction(const Function &f) {
     for (int32_t i = 0; i < static_cast<int32_t>(blk.instrs.size()); ++i) {
       const Instr &in = blk.instrs[i];
       auto check = [&](const Operand &o) {
-        if (o.refersToVReg() && o.reg < defined[size_t(o.cls)].size() &&
+        if (o.kind == OperandKind::VReg && o.reg < defined[size_t(o.cls)].size() &&
             !defined[size_t(o.cls)].test(o.reg))
           c.report(b, i, "virtual register " + std::string(vregPrefix(o.cls)) +
                              std::to_string(o.reg) + " is used but never defined");
       };
       for (const Operand &o : in.uses())
-        check(o);
+        for (const Operand &v : o.vregs())
+          check(v);
       check(in.guard);
     }
   }

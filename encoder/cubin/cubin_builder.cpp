@@ -124,6 +124,12 @@ struct Strings {
     add(st, stOff, s);
   }
   void symOnly(const std::string &s) { add(st, stOff, s); }
+  /// Zero bytes after a name in both tables (HW: ptxas renames .nv.constant.pic-style
+  /// names in place to shorter ones and zeroes the rest).
+  void padBoth(size_t n) {
+    sh.insert(sh.end(), n, 0);
+    st.insert(st.end(), n, 0);
+  }
   /// A name whose bytes ptxas zeroes (shared variables): n+1 zero bytes.
   uint32_t zeroed(size_t n) {
     uint32_t off = static_cast<uint32_t>(st.size());
@@ -265,6 +271,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       return std::nullopt;
     }
   }
+  if (m.debug != ModuleInfo::Debug::None) {
+    // e_flags would announce .debug_line / .nv_debug_* sections the builder does not write;
+    // cuobjdump rejects such a file ("Invalid ELF").
+    error = "-lineinfo / -g cubins need debug sections the builder does not produce yet";
+    return std::nullopt;
+  }
   if (fns.empty()) {
     error = "a cubin needs at least one function";
     return std::nullopt;
@@ -309,15 +321,52 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     if (hasRelText(*fns[i]))
       sRelText[i] = addSection(".rela.text." + fns[i]->name, elf::kShtRela, elf::kShfInfoLink,
                                8, SectionKind::Relocations);
+  // Module data: slots, constant bank 3, initialised and zeroed globals.
+  struct VarPlace {
+    size_t section = 0;
+    uint64_t offset = 0;
+  };
+  std::vector<VarPlace> varPlace(m.globals.size());
+  bool anySlot = false, anyConst = false, anyInit = false, anyBss = false;
+  uint64_t constAlign = 1, initAlign = 1, bssAlign = 1;
+  for (const GlobalVar &g : m.globals) {
+    if (rel) {
+      error = "module variables in relocatable output are not supported by the builder yet";
+      return std::nullopt;
+    }
+    anySlot |= g.addressSlot;
+    if (g.space == GlobalVar::Space::Const) {
+      anyConst = true;
+      constAlign = std::max<uint64_t>(constAlign, g.align);
+    } else if (!g.init.empty()) {
+      anyInit = true;
+      initAlign = std::max<uint64_t>(initAlign, g.align);
+    } else {
+      anyBss = true;
+      bssAlign = std::max<uint64_t>(bssAlign, g.align);
+    }
+  }
+  size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
+                                       SectionKind::Relocations)
+                          : 0;
   size_t sRelDebug = addSection(".rela.debug_frame", elf::kShtRela, elf::kShfInfoLink, 8,
                                 SectionKind::Relocations);
+  size_t sC4 = anySlot ? addSection(".nv.constant4", elf::kShtProgbits, elf::kShfAlloc, 8,
+                                    SectionKind::Bytes)
+                       : 0;
+  size_t sC3 = anyConst ? addSection(".nv.constant3", elf::kShtProgbits, elf::kShfAlloc,
+                                     constAlign, SectionKind::Bytes)
+                        : 0;
   for (const FunctionInfo *f : fns)
     sText.push_back(addSection(".text." + f->name, elf::kShtProgbits,
                                elf::kShfAlloc | elf::kShfExec, kTextAlign, SectionKind::Bytes));
+  size_t sInit = anyInit ? addSection(".nv.global.init", elf::kShtProgbits,
+                                     elf::kShfWrite | elf::kShfAlloc, initAlign, SectionKind::Bytes)
+                        : 0;
   // NOBITS group in creation order: the first function's shared section, the reserved
-  // shared section (executables), then the other functions' shared sections.
+  // shared section (executables), .nv.global, then the other functions' shared sections.
   const uint32_t sharedType = rel ? elf::kShtCudaShared : elf::kShtNobits;
-  size_t sReserved = 0;
+  size_t sReserved = 0, sBss = 0;
   for (size_t i = 0; i < fns.size(); ++i) {
     if (fns[i]->usesShared && fns[i]->isKernel)
       sShared[i] = addSection(".nv.shared." + fns[i]->name, sharedType,
@@ -326,6 +375,25 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     if (i == 0 && !rel)
       sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
                              elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
+    if (i == 0 && anyBss)
+      sBss = addSection(".nv.global", elf::kShtNobits, elf::kShfWrite | elf::kShfAlloc, bssAlign,
+                        SectionKind::NoBits);
+  }
+  {
+    std::map<size_t, uint64_t> ends; // section -> bytes placed so far
+    for (size_t k = 0; k < m.globals.size(); ++k) {
+      const GlobalVar &g = m.globals[k];
+      size_t sec = g.space == GlobalVar::Space::Const ? sC3 : !g.init.empty() ? sInit : sBss;
+      uint64_t &end = ends[sec];
+      uint64_t a = std::max<uint32_t>(g.align, 1);
+      end = (end + a - 1) / a * a;
+      varPlace[k] = {sec, end};
+      end += g.size;
+      if (g.init.size() > g.size) {
+        error = "variable '" + g.name + "': initialiser larger than the variable";
+        return std::nullopt;
+      }
+    }
   }
   for (size_t i = 0; i < fns.size(); ++i)
     if (fns[i]->isKernel)
@@ -362,7 +430,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   };
   sectionSym(sTk);
   sectionSym(sCu);
-  std::vector<size_t> localFnSyms;
+  std::vector<size_t> localFnSyms, varSym(m.globals.size(), 0);
   std::vector<std::vector<size_t>> localSymsOf(fns.size());
   bool sharedVarSeen = false;
   for (size_t i = 0; i < fns.size(); ++i) {
@@ -393,6 +461,31 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         plainSym("__nv_reservedSMEM_offset_0_alias", elf::kStbWeak << 4 | elf::kSttNotype, 0xa0,
                  sReserved, 0, 0);
       }
+      // Module variables, in declaration order: the section's name and symbol on first use
+      // (.nv.constant3 followed by 4 zero bytes), the variable (LOCAL OBJECT), and after the
+      // first variable with an address slot, .nv.constant4 (followed by 3 zero bytes).
+      std::vector<bool> seen(c.sections.size(), false);
+      bool c4Done = false;
+      for (size_t k = 0; k < m.globals.size(); ++k) {
+        const GlobalVar &g = m.globals[k];
+        size_t sec = varPlace[k].section;
+        if (!seen[sec]) {
+          seen[sec] = true;
+          names.both(c.sections[sec].name);
+          if (sec == sC3)
+            names.padBoth(4);
+          sectionSym(sec);
+        }
+        names.symOnly(g.name);
+        varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | elf::kSttObject, 0, sec,
+                             varPlace[k].offset, g.size);
+        if (g.addressSlot && !c4Done) {
+          c4Done = true;
+          names.both(".nv.constant4");
+          names.padBoth(3);
+          sectionSym(sC4);
+        }
+      }
     }
     if (!f.sharedVarName.empty() && !rel) {
       // HW: a static shared variable leaves an unnamed LOCAL NOTYPE symbol with st_other 1
@@ -418,6 +511,14 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
   }
   names.both(".debug_frame");
+  if (anySlot) {
+    // HW: the slot relocations are named .rela.nv.constant.pic in .strtab but renamed in
+    // place to .rela.nv.constant4 (3 zero bytes left) in .shstrtab.
+    names.both(".rel.nv.constant.pic");
+    Strings::add(names.sh, names.shOff, ".rela.nv.constant4");
+    names.sh.insert(names.sh.end(), 3, 0);
+    names.symOnly(".rela.nv.constant.pic");
+  }
   names.both(".rel.debug_frame");
   names.both(".rela.debug_frame");
   names.both(".nv.callgraph");
@@ -471,6 +572,36 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       Section &k = c.sections[sConst0[i]];
       k.data.assign(kParamBase + fns[i]->paramBytes, 0);
       k.info = static_cast<uint32_t>(sText[i]);
+    }
+  }
+
+  // Module data contents.
+  {
+    std::vector<size_t> slotVars;
+    for (size_t k = 0; k < m.globals.size(); ++k) {
+      const GlobalVar &g = m.globals[k];
+      Section &sec = c.sections[varPlace[k].section];
+      uint64_t end = varPlace[k].offset + g.size;
+      if (sec.kind == SectionKind::NoBits) {
+        sec.size = std::max(sec.size, end);
+      } else {
+        if (sec.data.size() < end)
+          sec.data.resize(end, 0);
+        std::copy(g.init.begin(), g.init.end(), sec.data.begin() + varPlace[k].offset);
+      }
+      if (g.addressSlot)
+        slotVars.push_back(k);
+    }
+    if (sC4) {
+      // HW: one zero 8-byte slot per variable in declaration order, each filled by an
+      // R_CUDA_64 against the variable; the relocations are listed last slot first.
+      c.sections[sC4].data.assign(8 * slotVars.size(), 0);
+      Section &r = c.sections[sRelC4];
+      r.link = static_cast<uint32_t>(sSym);
+      r.info = static_cast<uint32_t>(sC4);
+      r.entsize = elf::kRelaSize;
+      for (size_t j = slotVars.size(); j-- > 0;)
+        r.relocations.push_back({8 * j, 2, static_cast<uint32_t>(varSym[slotVars[j]]), 0});
     }
   }
 
@@ -530,8 +661,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x05, {(*f.maxntid)[0], (*f.maxntid)[1], (*f.maxntid)[2]}));
     if (f.reqntid)
       a.push_back(sval(0x10, {(*f.reqntid)[0], (*f.reqntid)[1], (*f.reqntid)[2]}));
-    if (f.hasCalls)
-      a.push_back(sval(0x1e, {0}));
+    if (f.crsStackSize)
+      a.push_back(sval(0x1e, {*f.crsStackSize}));
     if (f.isKernel && f.paramBytes) {
       a.push_back(hval(0x19, static_cast<uint16_t>(f.paramBytes)));
       a.push_back(sval(0x0a, {static_cast<uint32_t>(const0Sym[i]), kParamBase | f.paramBytes << 16}));
@@ -656,7 +787,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   if (!rel) {
     // HW: PHDR and a LOAD over the table; LOAD R E over the code; LOAD RW over the shared
     // and global data (file size = initialised bytes); LOAD R over the constant banks.
-    c.programHeaders.resize(5);
+    c.programHeaders.resize(sC4 || sC3 ? 6 : 5);
   }
   computeLayout(c);
   if (!rel) {
@@ -692,12 +823,19 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     c.programHeaders[0] = ph;
     c.programHeaders[1] = ph;
     c.programHeaders[1].type = elf::kPtLoad;
-    c.programHeaders[2] = span([](const Section &s) { return s.name.starts_with(".text."); },
-                               elf::kPfR | elf::kPfX);
-    c.programHeaders[3] = span(
-        [](const Section &s) { return s.kind == SectionKind::NoBits; }, elf::kPfR | elf::kPfW);
-    c.programHeaders[3].filesz = 0;
-    c.programHeaders[4] = span(
+    size_t n = 2;
+    if (sC4 || sC3)
+      c.programHeaders[n++] = span(
+          [](const Section &s) { return s.name == ".nv.constant4" || s.name == ".nv.constant3"; },
+          elf::kPfR);
+    c.programHeaders[n++] = span([](const Section &s) { return s.name.starts_with(".text."); },
+                                 elf::kPfR | elf::kPfX);
+    c.programHeaders[n++] = span(
+        [](const Section &s) {
+          return s.kind == SectionKind::NoBits || s.name == ".nv.global.init";
+        },
+        elf::kPfR | elf::kPfW);
+    c.programHeaders[n++] = span(
         [](const Section &s) { return s.name.starts_with(".nv.constant0."); }, elf::kPfR);
   }
   c.layoutCanonical = true;

@@ -63,7 +63,8 @@ struct FunctionInfo {
   /// Code offset where the frame's CFA rule starts (after the stack-pointer set-up). When
   /// absent: 16 bytes after the first EXIT (what ptxas emits for frameless kernels).
   std::optional<uint32_t> cfaStart;
-  bool hasCalls = false;         ///< CRS_STACK_SIZE 0 and a .rel(a).text section
+  bool hasCalls = false;         ///< calls a function: a .rel(a).text section
+  std::optional<uint32_t> crsStackSize; ///< CRS_STACK_SIZE (calls, setmaxnreg, ...)
   std::optional<std::array<uint32_t, 3>> maxntid, reqntid, clusterDims;
   bool explicitCluster = false;  ///< .explicitcluster (EXPLICIT_CLUSTER, no payload)
   std::optional<uint32_t> maxClusterRank;
@@ -72,6 +73,16 @@ struct FunctionInfo {
   std::vector<Attribute> extraAttributes;
   std::vector<LocalFunction> localFunctions;
   std::vector<CodeReloc> relocations; ///< relocatable output only
+};
+
+/// A module-scope variable (.global / .const), in PTX declaration order.
+struct GlobalVar {
+  std::string name;
+  enum class Space { Global, Const } space = Space::Global;
+  uint32_t size = 0, align = 4;
+  std::vector<uint8_t> init; ///< empty: zero-initialised (.global -> .nv.global NOBITS)
+  /// Code reaches it through a 64-bit address slot in .nv.constant4 (executables).
+  bool addressSlot = false;
 };
 
 struct ModuleInfo {
@@ -85,6 +96,7 @@ struct ModuleInfo {
   bool usesTensormap = false;
   /// Functions in PTX definition order. ptxas emits them in reverse.
   std::vector<FunctionInfo> functions;
+  std::vector<GlobalVar> globals; ///< executables only (relocatable globals: not yet)
 };
 
 /// Builds the model of the cubin; nullopt + error when the description is inconsistent

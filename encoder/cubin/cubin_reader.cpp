@@ -118,7 +118,12 @@ std::optional<Cubin> readCubin(std::span<const uint8_t> b, std::string &error) {
     s.info = rd32(h + 44);
     s.align = rd64(h + 48);
     s.entsize = rd64(h + 56);
-    if (occupiesFile(s.type) && s.type != elf::kShtNull && !fits(s.offset, s.size, size)) {
+    const SectionTypeRow *row = sectionTypeRow(s.type);
+    s.kind = row ? row->kind : SectionKind::Bytes;
+    if (s.kind == SectionKind::Null && (s.size != 0 || i != 0))
+      s.kind = SectionKind::Bytes; // a SHT_NULL with contents: keep it as bytes
+    bool hasBytes = s.kind != SectionKind::Null && s.kind != SectionKind::NoBits;
+    if (hasBytes && !fits(s.offset, s.size, size)) {
       error = "section " + std::to_string(i) + " (offset 0x" + hex(s.offset) + ", size 0x" +
               hex(s.size) + ") runs past the end of the file (" + std::to_string(size) +
               " bytes)";
@@ -145,10 +150,6 @@ std::optional<Cubin> readCubin(std::span<const uint8_t> b, std::string &error) {
   // Contents.
   for (size_t i = 0; i < shnum; ++i) {
     Section &s = c.sections[i];
-    const SectionTypeRow *row = sectionTypeRow(s.type);
-    s.kind = row ? row->kind : SectionKind::Bytes;
-    if (s.kind == SectionKind::Null && (s.size != 0 || i != 0))
-      s.kind = SectionKind::Bytes; // a SHT_NULL with contents: keep it as bytes
     if (s.kind == SectionKind::Null || s.kind == SectionKind::NoBits)
       continue;
     std::span<const uint8_t> raw = bytesOf(s);

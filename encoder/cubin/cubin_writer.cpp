@@ -24,7 +24,8 @@ std::optional<std::vector<uint8_t>> writeCubin(const Cubin &c, std::string &erro
   }
   uint64_t shBytes = c.sections.size() * uint64_t(elf::kShdrSize);
   uint64_t phBytes = c.programHeaders.size() * uint64_t(elf::kPhdrSize);
-  if (size < elf::kEhdrSize || !fits(c.shoff, shBytes) || !fits(c.phoff, phBytes)) {
+  // An empty table may sit anywhere (e_phoff of a file without program headers is not read).
+  if (size < elf::kEhdrSize || !fits(c.shoff, shBytes) || (phBytes && !fits(c.phoff, phBytes))) {
     error = "header tables do not fit in the file size " + std::to_string(size);
     return std::nullopt;
   }

@@ -21,7 +21,7 @@ Liveness computeLiveness(const Function &f) {
   lv.killed.assign(nb, llvm::BitVector(nr));
 
   auto index = [&](const Operand &o) -> int64_t {
-    if (!o.refersToVReg() || o.reg >= f.numRegs(o.cls))
+    if (o.kind != OperandKind::VReg || o.reg >= f.numRegs(o.cls))
       return -1;
     return f.flatRegIndex(o.cls, o.reg);
   };
@@ -41,8 +41,9 @@ Liveness computeLiveness(const Function &f) {
         }
       }
       for (const Operand &u : in.uses())
-        if (int64_t r = index(u); r >= 0)
-          ue.set(r);
+        for (const Operand &v : u.vregs())
+          if (int64_t r = index(v); r >= 0)
+            ue.set(r);
       if (int64_t r = index(in.guard); r >= 0)
         ue.set(r);
     }

@@ -180,7 +180,7 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
           f.maxClusterRank = a.u32(0);
           break;
         case 0x1e:
-          f.hasCalls = true;
+          f.crsStackSize = a.u32(0);
           break;
         default:
           if (!kDerived.count(a.attr))
@@ -193,12 +193,14 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
       f.sharedBytes = static_cast<uint32_t>(sh->size >= 0x400 ? sh->size - 0x400 : 0);
       f.sharedAlign = static_cast<uint32_t>(sh->align);
     }
+    // A .rela.text section without shared memory means calls (the builder only needs to
+    // know whether one is there).
     if (c.find(".rela.text." + f.name))
-      f.hasCalls = f.hasCalls || !f.usesShared; // only the presence matters to the builder
-    // A function with a frame: where the CFA rule starts is a code position the compiler
-    // knows (after the stack-pointer set-up); read it from ptxas's FDE.
-    if (f.frameSize)
-      f.cfaStart = cfaStartFromFde(c, sym);
+      f.hasCalls = !f.usesShared;
+    // Where the CFA rule starts is a code position only the compiler knows (ptxas picks
+    // it: after the first block's EXIT, at a CALL, after the stack set-up); read it from
+    // ptxas's FDE. The builder still has to encode the FDE around it.
+    f.cfaStart = cfaStartFromFde(c, sym);
     if (const Section *rt = c.find(".rela.text." + f.name))
       for (const Relocation &r : rt->relocations)
         f.relocations.push_back({r.offset, r.type,
@@ -207,6 +209,40 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
     processing.push_back(std::move(f));
   }
   m.functions.assign(processing.rbegin(), processing.rend());
+  // Module variables: LOCAL OBJECT symbols in the data sections, in symbol order (= PTX
+  // declaration order). The alignment a compiler takes from `.align` is approximated by the
+  // section's alignment.
+  std::set<uint32_t> slotted;
+  if (const Section *r = c.find(".rela.nv.constant4"))
+    for (const Relocation &x : r->relocations)
+      slotted.insert(x.sym);
+  for (size_t k = 0; k < symtab->symbols.size(); ++k) {
+    const Symbol &y = symtab->symbols[k];
+    if (y.type() != elf::kSttObject || y.bind() != elf::kStbLocal || y.shndx >= c.sections.size())
+      continue;
+    const Section &sec = c.sections[y.shndx];
+    GlobalVar g;
+    g.name = y.name;
+    g.size = static_cast<uint32_t>(y.size);
+    g.align = static_cast<uint32_t>(sec.align);
+    g.addressSlot = slotted.count(static_cast<uint32_t>(k));
+    if (sec.name == ".nv.constant3")
+      g.space = GlobalVar::Space::Const;
+    else if (sec.name != ".nv.global.init" && sec.name != ".nv.global")
+      continue;
+    if (sec.kind == SectionKind::Bytes) {
+      if (y.value + y.size > sec.data.size()) {
+        error = "variable " + y.name + " lies outside its section";
+        return std::nullopt;
+      }
+      g.init.assign(sec.data.begin() + static_cast<ptrdiff_t>(y.value),
+                    sec.data.begin() + static_cast<ptrdiff_t>(y.value + y.size));
+      if (g.space == GlobalVar::Space::Global &&
+          std::all_of(g.init.begin(), g.init.end(), [](uint8_t b) { return b == 0; }))
+        g.init.assign(1, 0); // still an initialised variable (.nv.global.init)
+    }
+    m.globals.push_back(std::move(g));
+  }
   return m;
 }
 

@@ -50,6 +50,9 @@ const ErrorCase kCases[] = {
     {"func @f {\nbb0:\n  %r1 = MOV c[0x0]\n}\n", "expected '][' in constant-bank reference", 3, 19},
     {"func @f {\nbb0:\n  %r1 = S2R SR_NOPE\n}\n", "unknown special register 'SR_NOPE'", 3, 13},
     {"func @f {\nbb0:\n  %r1 %r2 = MOV 0x1\n}\n", "expected ',' or '=' after a definition", 3, 7},
+    {"func @f {\nbb0:\n  %r1 = LDG [%r2.64+0x80000000]\n}\n", "memory offset does not fit in 32 bits", 3, 13},
+    {"func @f {\nbb0:\n  %r1 = LDG desc[%ur2.64[1]][%r2.64]\n}\n", "a memory descriptor must be a whole register", 3, 18},
+    {"func @f {\nbb0:\n  %r1 = LDG desc[%ur2.64]%r2.64]\n}\n", "expected '][' after the memory descriptor", 3, 26},
 };
 
 TEST(OriParseErrors, EachMistakeIsReportedAtItsPlace) {
@@ -77,6 +80,7 @@ bb0:
   @!%p0 BRA done
   %r3 = LDG.E [%r2.64+0x10] {hoisted} [B0----5:R-:W1:Y:S04]
   %r4 = FFMA -|%r3|, 0f3F800000, ~%r3
+  REDG.E.ADD desc[UR6.64][%r2.64-0x10], %r4
 done:
   R4.64[1] = MOV UR4.reuse
   EXIT

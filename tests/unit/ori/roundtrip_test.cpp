@@ -19,6 +19,8 @@ bb0:  ; preds: -  succs: exit, loop
   %ur1 = S2UR SR_CTAID.Y
   %r2.64 = IMAD.WIDE.U32 %r0, 0x4, c[0x0][0x210]
   %r3 = LDG.E.64 [%r2.64+0x10]
+  %ur9.64 = ULDC.64 c[0x0][0x208]
+  %r10 = LDG.E desc[%ur9.64][%r2.64-0x80000000]
   %r4 = LDS [%r0-0x8]
   %r5 = LDS [0x100]
   %p0, %p1 = ISETP.GE.U32.AND %r0, -0x1, !PT
@@ -33,6 +35,7 @@ loop:  ; preds: bb0, loop  succs: loop, exit
 exit:  ; preds: bb0, loop  succs: -
   R4.64[1] = MOV UR4.reuse [B0----5:R-:W1:Y:S04]
   STG.E [R2.64], R4 {hoisted,spill}
+  REDG.E.ADD.STRONG.GPU desc[UR6.64][R14.64+0x7fffffff], R19
   @P0 EXIT
   EXIT [B------:R-:W-:-:S15]
 }
@@ -131,7 +134,7 @@ TEST(OriRoundTrip, FunctionBuiltThroughTheApiParsesBackToEqualOperands) {
   ld.mods.push_back(Modifier::E);
   ld.mods.push_back(Modifier::Size128);
   ld.addDef(wide);
-  ld.addUse(Operand::mem(Operand::vreg(RegClass::R, r.reg), -4));
+  ld.addUse(Operand::mem(Operand::vreg(RegClass::R, r.reg), -4, f.newReg(RegClass::UR, 2)));
   Instr fadd(Opcode::FADD);
   Operand neg = r;
   neg.mods = OM_NEG | OM_ABS;
@@ -183,8 +186,9 @@ TEST(OriRoundTrip, ParserBuildsCfgAndRegisterTable) {
   EXPECT_EQ(f.regInfo(RegClass::R, 0).defBlock, 0);
   EXPECT_EQ(f.regInfo(RegClass::R, 0).defCount, 2u);
   EXPECT_EQ(f.regInfo(RegClass::R, 2).width, 2);
-  // %r2.64 is read by the LDG address and the DADD.
-  EXPECT_EQ(f.regInfo(RegClass::R, 2).useCount, 2u);
+  // %r2.64 is read by two LDG addresses and the DADD; %ur9.64 by a memory descriptor.
+  EXPECT_EQ(f.regInfo(RegClass::R, 2).useCount, 3u);
+  EXPECT_EQ(f.regInfo(RegClass::UR, 9).useCount, 1u);
 }
 
 } // namespace

@@ -54,6 +54,9 @@ TEST(OriValidate, RegisterClassesAndOperandKinds) {
                  "definition 0 must be a P register");
   expectOneError(withBody("  %r1 = MOV 0x1\n  %r2 = LDG.E %r1\n"), "use 0 must be a memory address");
   expectOneError(withBody("  %ur1 = MOV 0x1\n"), "definition 0 must be an R register");
+  // A memory descriptor is a 64-bit uniform register pair.
+  expectOneError(withBody("  %r1.64 = MOV 0x1\n  %r2 = LDG.E desc[%r1.64][%r1.64]\n"),
+                 "use 0 must be a memory address");
   expectOneError(withBody("  %r1 = MOV 0x1\n  %r2 = SEL %r1, %r1, %r1\n"), "use 2 must be a P/UP register");
 }
 
@@ -115,6 +118,7 @@ TEST(OriValidate, UsedRegistersMustBeDefined) {
   // A guard and a memory base are reads too.
   expectOneError(withBody("  @%p3 %r1 = MOV 0x1\n"), "%p3 is used but never defined");
   expectOneError(withBody("  %r1 = LDG.E [%r5.64]\n"), "%r5 is used but never defined");
+  expectOneError(withBody("  %r4.64 = MOV 0x0\n  %r1 = LDG.E desc[%ur6.64][%r4.64]\n"), "%ur6 is used but never defined");
 }
 
 } // namespace

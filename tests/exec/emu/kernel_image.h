@@ -1,0 +1,42 @@
+/* kernel_image.h - the emulator's whole view of a kernel: a narrow, loader-independent struct.
+ *
+ * Today it is filled by load_via_oracles.cpp (ptxas/nvdisasm/cuobjdump text); the lead will
+ * fill it from the project's own sm_90 decoder and cubin reader when those merge. Nothing in
+ * the emulator depends on how it was built. */
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxmini::exec {
+
+struct KernelParam {
+  uint32_t ordinal = 0;
+  uint32_t offset = 0;  // byte offset inside the parameter block (which starts at param_base)
+  uint32_t size = 0;
+};
+
+struct KernelImage {
+  std::string name;
+  // Instruction text of the kernel's section (index = byte offset / 16); empty string for a
+  // slot with no instruction. Labels are resolved to byte offsets by the loader.
+  std::vector<std::string> insts;
+  // Labels of the section (name -> byte offset), for targets printed as `(label).
+  std::vector<std::pair<std::string, uint32_t>> labels;
+  // Parameters, in ordinal order; they live in constant bank 0 at param_base.
+  std::vector<KernelParam> params;
+  uint32_t param_base = 0x210;   // HW: EIATTR_PARAM_CBANK says 0x210 for every sm_90 kernel seen
+  uint32_t param_size = 0;
+  // Static shared memory size in bytes as the cubin's .nv.shared.<kernel> section gives it; on
+  // sm_90 it already includes the 1 KiB reserved at the bottom of the window.
+  uint32_t shared_size = 0;
+  uint32_t frame_size = 0;       // EIATTR_FRAME_SIZE (per-thread local bytes of the kernel)
+  uint32_t min_stack_size = 0;   // EIATTR_MIN_STACK_SIZE
+  // Constant banks from the cubin (.nv.constant<N>[.kernel]) by bank number: initial contents.
+  // Bank 0 is built at launch from its size, the launch geometry and the parameters.
+  std::map<int, std::vector<uint8_t>> cbanks;
+};
+
+}  // namespace ptxmini::exec

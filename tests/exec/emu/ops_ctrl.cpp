@@ -1,0 +1,114 @@
+/* ops_ctrl.cpp - branches, calls, exit, convergence barriers and CTA barriers.
+ * The waiting rules (BSYNC, WARPSYNC, BAR) are enforced by the scheduler (emulator.cpp); the
+ * handlers only record what each thread waits for. */
+#include "tests/exec/emu/ops.h"
+
+namespace ptxmini::exec {
+namespace {
+uint32_t target_of(const Exec& e, const Operand& o) {
+  if (o.kind != OpndKind::Target && o.kind != OpndKind::Imm) e.trap("branch target expected");
+  return static_cast<uint32_t>(o.imm);
+}
+}  // namespace
+
+// BRA [Pcond,] target : taken where the guard and Pcond hold.
+// BRA.DIV mask, target : taken when the executing group is not the whole non-exited part of
+// `mask` (the warp is diverged), which sends ptxas's code to its divergent fallback path.
+void op_bra(Exec& e) {
+  const Operand& t = e.op(e.nops() - 1);
+  uint32_t tgt = target_of(e, t);
+  if (e.in.has("DIV")) {
+    uint32_t live = 0;
+    for (int l = 0; l < 32; ++l)
+      if (e.w.t[l].state != Thread::Exited) live |= 1u << l;
+    int first = __builtin_ctz(e.mask);
+    uint32_t m = e.u32(first, e.op(0)) & live;
+    bool diverged = (m & ~e.mask) != 0;
+    if (diverged) e.each([&](int l) { e.next_pc[l] = tgt; });
+    return;
+  }
+  e.each([&](int l) {
+    bool c = e.nops() >= 2 ? e.pred(l, e.op(0)) : true;
+    if (c) e.next_pc[l] = tgt;
+  });
+}
+
+// BRX Ra imm: indirect branch to (pc + 16) + Ra + imm (HW: "BRX R4 -0x2f0" at 0x2e0 with R4 loaded
+// from a jump table in c[0x2] holding section offsets, observed in ptxas 13.0 output).
+void op_brx(Exec& e) {
+  if (e.nops() != 2) e.trap("BRX operand count");
+  e.each([&](int l) { e.next_pc[l] = e.in.pc + 16 + e.u32(l, e.op(0)) + static_cast<uint32_t>(e.u32(l, e.op(1))); });
+}
+
+void op_exit(Exec& e) {
+  e.each([&](int l) { e.w.t[l].state = Thread::Exited; });
+}
+
+// BSSY Bx, reconvergence-target: Bx = the executing threads.
+void op_bssy(Exec& e) {
+  int b = e.op(0).reg;
+  e.each([&](int l) { e.w.t[l].B[b] = e.mask; });
+}
+
+// BSYNC Bx: wait until every non-exited thread of Bx waits at this BSYNC.
+void op_bsync(Exec& e) {
+  int b = e.op(0).reg;
+  e.each([&](int l) {
+    e.w.t[l].state = Thread::AtBsync;
+    e.w.t[l].wait_bar = b;
+  });
+}
+
+// BREAK Bx: the executing threads leave barrier Bx (of every thread of the warp).
+void op_break(Exec& e) {
+  int b = e.op(0).reg;
+  for (auto& t : e.w.t) t.B[b] &= ~e.mask;
+}
+
+// BMOV.32[.CLEAR] Rd, Bx  |  BMOV.32 Bx, Ra
+void op_bmov(Exec& e) {
+  const Operand &d = e.op(0), &s = e.op(1);
+  e.each([&](int l) {
+    if (d.kind == OpndKind::BarReg) {
+      e.w.t[l].B[d.reg] = e.u32(l, s);
+    } else if (s.kind == OpndKind::BarReg) {
+      e.set(l, d, e.w.t[l].B[s.reg]);
+      if (e.in.has("CLEAR")) e.w.t[l].B[s.reg] = 0;
+    } else {
+      e.trap("BMOV without a barrier register");
+    }
+  });
+}
+
+// WARPSYNC mask | WARPSYNC.ALL : wait until every non-exited thread of the mask is here.
+void op_warpsync(Exec& e) {
+  e.each([&](int l) {
+    e.w.t[l].state = Thread::AtWarpSync;
+    e.w.t[l].wait_mask = e.in.has("ALL") ? 0xffffffffu : e.u32(l, e.op(0));
+  });
+}
+
+// BAR.SYNC[.DEFER_BLOCKING] id : every non-exited thread of the CTA. Partial barriers (a
+// thread count operand) and BAR.ARV/BAR.RED are not modelled.
+void op_bar(Exec& e) {
+  if (!e.in.has("SYNC") || e.in.has("ARV") || e.in.has("RED") || e.nops() != 1) e.trap("only BAR.SYNC id is modelled");
+  e.each([&](int l) { e.w.t[l].state = Thread::AtBar; });
+}
+
+// CALL.REL.NOINC target: the return address was put in a register by the caller's code.
+void op_call(Exec& e) {
+  uint32_t tgt = target_of(e, e.op(e.nops() - 1));
+  e.each([&](int l) { e.next_pc[l] = tgt; });
+}
+
+// RET.REL.NODEC Rn [, fn]: jump to the section offset held in Rn (HW: "MOV R2, 0x90; CALL ...;"
+// returns to 0x90, observed in ptxas 13.0 output).
+void op_ret(Exec& e) {
+  const Operand& r = e.op(0);
+  if (r.kind != OpndKind::Reg) e.trap("RET needs a register");
+  e.each([&](int l) { e.next_pc[l] = e.u32(l, r); });
+}
+
+void op_bpt(Exec& e) { e.trap("BPT.TRAP executed (the kernel trapped)"); }
+
+}  // namespace ptxmini::exec

@@ -1,0 +1,5 @@
+// saxpy: the smallest useful kernel (global loads/stores, FFMA, a bounds-check branch).
+extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}

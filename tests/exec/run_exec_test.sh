@@ -1,0 +1,33 @@
+#!/bin/bash
+# run_exec_test.sh MODE KERNEL_BASE WORKDIR BINDIR NVCC PTXAS
+#   MODE: ptxas | ptxas-mini | gpu.  KERNEL_BASE: kernels/<name> (with .cu or .ptx, and .desc).
+# Compiles the kernel to PTX (nvcc -arch=sm_90 -ptx, at test time), then to a cubin with the
+# compiler under test, then runs exec-run and returns its status. Exit 77 (ctest SKIPPED)
+# always comes with a printed reason.
+set -u
+mode=$1 base=$2 work=$3 bin=$4 nvcc=$5 ptxas=$6
+mkdir -p "$work"
+name=$(basename "$base")
+ptx="$work/$name.ptx"
+if [ -f "$base.ptx" ]; then
+  cp "$base.ptx" "$ptx"
+else
+  if [ ! -x "$nvcc" ]; then echo "SKIPPED: nvcc not found ($nvcc), cannot build $name.cu"; exit 77; fi
+  "$nvcc" -arch=sm_90 -ptx "$base.cu" -o "$ptx" || { echo "FAIL: nvcc failed on $base.cu"; exit 2; }
+fi
+cubin="$work/$name.cubin"
+case "$mode" in
+  ptxas|gpu)
+    if [ ! -x "$ptxas" ]; then echo "SKIPPED: ptxas not found ($ptxas)"; exit 77; fi
+    "$ptxas" -arch=sm_90 "$ptx" -o "$cubin" || { echo "FAIL: ptxas failed"; exit 2; } ;;
+  ptxas-mini)
+    rm -f "$cubin"
+    if ! out=$("$bin/ptxas-mini" -arch=sm_90 "$ptx" -o "$cubin" 2>&1) || [ ! -s "$cubin" ]; then
+      echo "NOT RUN: ptxas-mini has no code generation yet (it did not produce a cubin for $name.ptx)"
+      echo "ptxas-mini said: ${out:0:400}"
+      exit 77
+    fi ;;
+esac
+gpuflag=""
+[ "$mode" = gpu ] && gpuflag="--gpu"
+"$bin/exec-run" --cubin "$cubin" --desc "$base.desc" $gpuflag --stats

@@ -1,0 +1,169 @@
+/* exec_run.cpp - the exec-run tool: run one cubin's kernel from a test description on the
+ * SASS emulator (default) or on a GPU (--gpu), then compare the output buffers with the C++
+ * CPU reference named in the description.
+ *
+ *   exec-run --cubin K.cubin --desc T.desc [--kernel NAME] [--gpu] [--no-ref] [--dump DIR]
+ *            [--stats] [--list-opcodes]
+ *
+ * Exit status: 0 outputs match (or ran to completion with --no-ref / no reference),
+ * 1 mismatch, 2 trap or error, 77 skipped (--gpu without a GPU; the reason is printed). */
+#include "tests/exec/emu/emulator.h"
+#include "tests/exec/emu/load_via_oracles.h"
+#include "tests/exec/emu/ops.h"
+#include "tests/exec/runner/gpu_runner.h"
+#include "tests/exec/runner/test_desc.h"
+
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+using namespace ptxmini::exec;
+
+namespace {
+int usage() {
+  std::cerr << "usage: exec-run --cubin K.cubin --desc T.desc [--kernel NAME] [--gpu] [--no-ref] [--dump DIR] "
+               "[--stats] | --list-opcodes\n";
+  return 2;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string cubin, desc, kernel, dump;
+  bool gpu = false, noref = false, stats = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--cubin") cubin = next();
+    else if (a == "--desc") desc = next();
+    else if (a == "--kernel") kernel = next();
+    else if (a == "--dump") dump = next();
+    else if (a == "--gpu") gpu = true;
+    else if (a == "--no-ref") noref = true;
+    else if (a == "--stats") stats = true;
+    else if (a == "--list-opcodes") {
+      for (size_t k = 0; k < op_table_size(); ++k) std::cout << op_table()[k].name << "\n";
+      return 0;
+    } else return usage();
+  }
+  if (cubin.empty() || desc.empty()) return usage();
+  try {
+  TestDesc d;
+  std::string err;
+  if (!parse_test_desc(desc, d, err) || !generate_buffers(d, err)) {
+    std::cerr << "exec-run: " << err << "\n";
+    return 2;
+  }
+  if (!kernel.empty()) d.kernel = kernel;
+
+  std::map<std::string, std::vector<uint8_t>> got;
+  if (gpu) {
+    GpuStatus st = run_on_gpu(cubin, d, got, err);
+    if (st == GpuStatus::NoGpu) {
+      std::cout << "SKIPPED (GPU run not possible): " << err << "\n";
+      return 77;
+    }
+    if (st != GpuStatus::Ok) {
+      std::cerr << "exec-run: GPU run failed: " << err << "\n";
+      return 2;
+    }
+    std::cout << "ran on the GPU\n";
+  } else {
+    KernelImage img;
+    if (!load_via_oracles(cubin, d.kernel, img, err)) {
+      std::cerr << "exec-run: " << err << "\n";
+      return 2;
+    }
+    GlobalMemory gm;
+    std::map<std::string, uint64_t> addr;
+    for (auto& b : d.buffers) {
+      uint64_t a = gm.allocate(std::max<uint64_t>(b.data.size(), 1));
+      std::memcpy(gm.bytes(a).data(), b.data.data(), b.data.size());
+      addr[b.name] = a;
+    }
+    LaunchConfig cfg;
+    cfg.grid = {d.grid[0], d.grid[1], d.grid[2]};
+    cfg.block = {d.block[0], d.block[1], d.block[2]};
+    cfg.dynamic_shared = d.dynamic_shared;
+    if (img.params.size() != d.params.size()) {
+      std::cerr << "exec-run: kernel " << d.kernel << " has " << img.params.size() << " parameters, the description "
+                << d.params.size() << "\n";
+      return 2;
+    }
+    uint32_t psize = img.param_size;
+    for (auto& p : img.params) psize = std::max(psize, p.offset + p.size);
+    cfg.params.assign(psize, 0);
+    for (size_t i = 0; i < d.params.size(); ++i) {
+      std::vector<uint8_t> bytes;
+      if (d.params[i].type == "ptr") {
+        bytes.resize(8);
+        std::memcpy(bytes.data(), &addr[d.params[i].value], 8);
+      } else if (!encode_scalar(d.params[i].type, d.params[i].value, bytes, err)) {
+        std::cerr << "exec-run: " << err << "\n";
+        return 2;
+      }
+      if (bytes.size() != img.params[i].size) {
+        std::cerr << "exec-run: parameter " << i << " is " << img.params[i].size << " bytes in the kernel, "
+                  << bytes.size() << " in the description\n";
+        return 2;
+      }
+      std::memcpy(cfg.params.data() + img.params[i].offset, bytes.data(), bytes.size());
+    }
+    Emulator emu(img, gm);
+    try {
+      emu.launch(cfg);
+    } catch (const Trap& t) {
+      std::cout << "TRAP: " << t.what() << "\n";
+      std::cout << "dynamic instructions before the trap: " << emu.stats().warp_insts << " warp-level\n";
+      return 2;
+    }
+    for (auto& b : d.buffers) {
+      auto& v = gm.bytes(addr[b.name]);
+      got[b.name].assign(v.begin(), v.begin() + static_cast<long>(b.data.size()));
+    }
+    const ExecStats& s = emu.stats();
+    std::cout << "emulated " << d.kernel << ": dynamic instructions " << s.warp_insts << " warp-level, " << s.thread_insts
+              << " thread-level\n";
+    if (stats)
+      for (auto& [op, n] : s.per_opcode) std::cout << "  " << op << " " << n << "\n";
+  }
+  if (!dump.empty())
+    for (auto& o : d.outputs) {
+      std::ofstream f(dump + "/" + o.buffer + ".bin", std::ios::binary);
+      f.write(reinterpret_cast<const char*>(got[o.buffer].data()), static_cast<std::streamsize>(got[o.buffer].size()));
+    }
+  if (noref || d.reference.empty()) {
+    std::cout << "NO REFERENCE: ran to completion without a trap; outputs not checked\n";
+    return 0;
+  }
+  RefFn ref = find_reference(d.reference);
+  if (!ref) {
+    std::cerr << "exec-run: unknown reference " << d.reference << "\n";
+    return 2;
+  }
+  std::map<std::string, std::vector<uint8_t>> want;
+  for (auto& b : d.buffers) want[b.name] = b.data;
+  RefCtx ctx{d, want};
+  try {
+    ref(ctx);
+  } catch (const std::exception& ex) {
+    std::cerr << "exec-run: reference " << d.reference << " failed on this description: " << ex.what() << "\n";
+    return 2;
+  }
+  uint64_t bad = 0;
+  std::string report;
+  for (auto& o : d.outputs) {
+    BufferDesc w = *d.buffer(o.buffer);
+    w.data = want[o.buffer];
+    bad += compare_buffer(w, got[o.buffer], o.tol, 8, report);
+  }
+  if (bad) {
+    std::cout << "MISMATCH: " << bad << " elements differ from the CPU reference\n" << report;
+    return 1;
+  }
+  std::cout << "MATCH: all outputs equal the CPU reference\n";
+  return 0;
+  } catch (const std::exception& ex) {
+    std::cerr << "exec-run: " << ex.what() << "\n";
+    return 2;
+  }
+}

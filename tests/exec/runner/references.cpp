@@ -1,0 +1,389 @@
+/* references.cpp - C++ CPU references for the execution tests, one function per test,
+ * registered by name in the table at the bottom. Each computes the expected contents of the
+ * output buffers from the inputs the same way the kernel's source (kernels/<name>.cu) defines
+ * them, written independently in plain C++. Float results that the GPU computes with one
+ * rounding (fma) use std::fma so the comparison can be exact. */
+#include "tests/exec/runner/test_desc.h"
+
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace ptxmini::exec {
+namespace {
+
+void ref_saxpy(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(0));
+  float a = static_cast<float>(c.scalar(1));
+  float* x = c.buf<float>("x");
+  float* y = c.buf<float>("y");
+  for (int i = 0; i < n; ++i) y[i] = std::fma(a, x[i], y[i]);
+}
+
+
+// Values are computed under round-to-nearest unless an explicit RoundMode says otherwise.
+struct RoundMode {
+  int old;
+  explicit RoundMode(int m) : old(std::fegetround()) { std::fesetround(m); }
+  ~RoundMode() { std::fesetround(old); }
+};
+
+void ref_int_arith(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(4));
+  const int32_t* a = c.buf<int32_t>("a");
+  const int32_t* b = c.buf<int32_t>("b");
+  int32_t* out = c.buf<int32_t>("out");
+  int64_t* out64 = c.buf<int64_t>("out64");
+  for (int i = 0; i < n; ++i) {
+    int32_t x = a[i], y = b[i];
+    uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+    int32_t* o = out + i * 12;
+    o[0] = static_cast<int32_t>(ux + uy);
+    o[1] = static_cast<int32_t>(ux - uy);
+    o[2] = static_cast<int32_t>(ux * uy);
+    o[3] = static_cast<int32_t>((int64_t{x} * y) >> 32);
+    o[4] = static_cast<int32_t>((uint64_t{ux} * uy) >> 32);
+    o[5] = y ? x / y : 0;
+    o[6] = y ? x % y : 0;
+    o[7] = static_cast<int32_t>(uy ? ux / uy : 0);
+    o[8] = static_cast<int32_t>(uy ? ux % uy : 0);
+    o[9] = std::min(x, y);
+    o[10] = static_cast<int32_t>(std::max(ux, uy));
+    o[11] = x < 0 ? -x : x;
+    int64_t X = static_cast<int64_t>(static_cast<uint64_t>(int64_t{x} * 123456789LL) + static_cast<uint64_t>(int64_t{y}));
+    int64_t Y = static_cast<int64_t>((static_cast<uint64_t>(int64_t{y}) << 20) | 1);
+    int64_t* p = out64 + i * 6;
+    p[0] = static_cast<int64_t>(static_cast<uint64_t>(X) * static_cast<uint64_t>(Y));
+    p[1] = X / Y;
+    p[2] = X % Y;
+    p[3] = static_cast<int64_t>(static_cast<uint64_t>(X) / static_cast<uint64_t>(Y));
+    p[4] = static_cast<int64_t>((static_cast<__int128>(X) * Y) >> 64);
+    p[5] = X >> (y & 63);
+  }
+}
+
+void ref_float_arith(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(4));
+  const float* a = c.buf<float>("a");
+  const float* b = c.buf<float>("b");
+  float* out = c.buf<float>("out");
+  double* outd = c.buf<double>("outd");
+  for (int i = 0; i < n; ++i) {
+    volatile float x = a[i], y = b[i];
+    float* o = out + i * 10;
+    o[0] = x + y;
+    o[1] = x * y;
+    o[2] = std::fma(x, y, 1.5f);
+    o[3] = x / y;
+    o[4] = std::sqrt(std::fabs(x));
+    o[5] = std::fmin(x, y);
+    o[6] = std::fmax(x, y);
+    { RoundMode r(FE_TOWARDZERO); volatile float t = x + y; o[7] = t; }
+    { RoundMode r(FE_UPWARD); volatile float t = x * y; o[8] = t; }
+    { RoundMode r(FE_DOWNWARD); volatile float t = 1.0f / y; o[9] = t; }
+    volatile double X = x, Y = y;
+    double* p = outd + i * 5;
+    p[0] = std::fma(X, Y, X);
+    p[1] = X / Y;
+    p[2] = std::sqrt(std::fabs(X));
+    volatile double y3 = Y * 1e-3;
+    { RoundMode r(FE_DOWNWARD); volatile double t = X + y3; p[3] = t; }
+    p[4] = std::fma(X, Y, -1.0);
+  }
+}
+
+void ref_math_approx(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(2));
+  const float* a = c.buf<float>("a");
+  float* out = c.buf<float>("out");
+  for (int i = 0; i < n; ++i) {
+    double x = a[i];
+    float* o = out + i * 10;
+    o[0] = static_cast<float>(std::exp(x));
+    o[1] = static_cast<float>(std::log(static_cast<double>(std::fabs(a[i]) + 1.0f)));
+    o[2] = static_cast<float>(std::sin(x));
+    o[3] = static_cast<float>(std::cos(x));
+    o[4] = static_cast<float>(1.0 / std::sqrt(static_cast<double>(std::fabs(a[i]) + 0.5f)));
+    o[5] = static_cast<float>(std::exp(x));
+    o[6] = static_cast<float>(std::log(static_cast<double>(std::fabs(a[i]) + 0.25f)));
+    o[7] = static_cast<float>(std::sin(x));
+    o[8] = static_cast<float>(std::cos(x)) + static_cast<float>(std::exp2(x));
+    o[9] = static_cast<float>(std::tanh(x));
+  }
+}
+
+void ref_convert(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(6));
+  const float* f = c.buf<float>("f");
+  const int32_t* iv = c.buf<int32_t>("iv");
+  int32_t* oi = c.buf<int32_t>("oi");
+  float* of = c.buf<float>("of");
+  double* od = c.buf<double>("od");
+  uint16_t* oh = c.buf<uint16_t>("oh");
+  for (int i = 0; i < n; ++i) {
+    float x = f[i];
+    int32_t k = iv[i];
+    int32_t* a = oi + i * 8;
+    a[0] = static_cast<int32_t>(x);
+    a[1] = static_cast<int32_t>(std::nearbyint(x));
+    a[2] = static_cast<int32_t>(std::floor(x));
+    a[3] = static_cast<int32_t>(std::ceil(x));
+    a[4] = static_cast<int32_t>(static_cast<uint32_t>(std::fabs(x)));
+    a[5] = static_cast<int8_t>(k);
+    a[6] = static_cast<int16_t>(k);
+    volatile float xm = x * 1e6f;
+    a[7] = static_cast<int32_t>(static_cast<int64_t>(xm));
+    float* b = of + i * 5;
+    b[0] = static_cast<float>(k);
+    { RoundMode r(FE_TOWARDZERO); volatile int32_t kk = k * 1000 + 7; volatile float t = static_cast<float>(kk); b[1] = t; }
+    b[2] = static_cast<float>(static_cast<uint32_t>(k));
+    b[3] = static_cast<float>(int64_t{k} * 100003LL);
+    volatile float xs = x * 0.01f;
+    b[4] = static_cast<float>(static_cast<_Float16>(static_cast<float>(xs)));
+    od[i * 2] = static_cast<double>(x);
+    od[i * 2 + 1] = static_cast<double>(k) * 0.5;
+    _Float16 h = static_cast<_Float16>(x);
+    std::memcpy(&oh[i], &h, 2);
+  }
+}
+
+void ref_logic(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(3));
+  const uint32_t* a = c.buf<uint32_t>("a");
+  const uint32_t* b = c.buf<uint32_t>("b");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    uint32_t x = a[i], y = b[i], s = y & 31;
+    uint32_t* o = out + i * 16;
+    o[0] = x & y;
+    o[1] = x | ~y;
+    o[2] = x ^ y;
+    o[3] = x << s;
+    o[4] = x >> s;
+    o[5] = static_cast<uint32_t>(static_cast<int32_t>(x) >> s);
+    uint64_t hl = uint64_t{y} << 32 | x;
+    o[6] = static_cast<uint32_t>((hl << ((y & 63) & 31)) >> 32);
+    uint32_t rc = std::min<uint32_t>(y & 63, 32);
+    o[7] = static_cast<uint32_t>(hl >> rc);
+    o[8] = static_cast<uint32_t>(__builtin_popcount(x));
+    o[9] = (x & y) ? static_cast<uint32_t>(__builtin_clz(x & y)) : 32u;
+    uint32_t r = 0;
+    for (int k = 0; k < 32; ++k) r |= ((x >> k) & 1u) << (31 - k);
+    o[10] = r;
+    uint32_t sel = y & 0x7777, bp = 0;
+    uint64_t bytes = uint64_t{y} << 32 | x;
+    for (int k = 0; k < 4; ++k) bp |= static_cast<uint32_t>((bytes >> (8 * ((sel >> (4 * k)) & 7))) & 0xff) << (8 * k);
+    o[11] = bp;
+    uint32_t m = x & ~y;
+    o[12] = m ? static_cast<uint32_t>(__builtin_ctz(m)) + 1 : 0;
+    o[13] = (x >> 5) & 0x3ff;
+    o[14] = (x & ~0xff0u) | ((y << 4) & 0xff0u);
+    o[15] = static_cast<uint32_t>((uint64_t{x} * y) >> (s + 7));
+  }
+}
+
+void ref_setp_selp(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(4));
+  const float* a = c.buf<float>("a");
+  const float* b = c.buf<float>("b");
+  const int32_t* cc = c.buf<int32_t>("c");
+  int32_t* out = c.buf<int32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    int32_t k = cc[i];
+    float nan;
+    uint32_t nb = 0x7fc00000u;
+    std::memcpy(&nan, &nb, 4);
+    float x = (k % 7 == 0) ? nan : a[i];
+    float y = (k % 5 == 0) ? x : b[i];
+    int r = 0;
+    r |= (x < y) << 0;
+    r |= (x <= y) << 1;
+    r |= (x == y) << 2;
+    r |= (x != y) << 3;
+    r |= (x > y) << 4;
+    r |= (x >= y) << 5;
+    r |= std::isnan(x) << 6;
+    r |= !(x < y) << 7;
+    r |= (k < 0) << 8;
+    r |= (static_cast<uint32_t>(k) > 1000u) << 9;
+    r |= (k == 7) << 10;
+    r |= (k >= -3) << 11;
+    out[i * 3] = r;
+    out[i * 3 + 1] = x < y ? k : -k;
+    float s = k > 0 ? x : y;
+    std::memcpy(&out[i * 3 + 2], &s, 4);
+  }
+}
+
+void ref_branches(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(2));
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    int x = in[i];
+    uint32_t v = static_cast<uint32_t>(x);
+    int steps = 0;
+    while (v != 1 && steps < 1000) {
+      v = (v & 1) ? 3 * v + 1 : v / 2;
+      steps++;
+    }
+    int s = 0;
+    bool early = false;
+    switch (x % 5) {
+      case 0: s = 10; break;
+      case 1: s = steps * 2; break;
+      case 2: s = -steps; break;
+      case 3:
+        for (int j = 0; j < x % 13; j++) s += j * j;
+        break;
+      default:
+        if (x & 8) { out[i] = -1; early = true; break; }
+        s = x / 3;
+    }
+    if (!early) out[i] = steps * 1000 + s;
+  }
+}
+
+void ref_reduce_shared(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(2));
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t b = 0; b < c.d.grid[0]; ++b) {
+    int32_t s = 0;
+    for (int i = static_cast<int>(b * c.d.block[0] * 2); i < static_cast<int>((b + 1) * c.d.block[0] * 2) && i < n; ++i) s += in[i];
+    out[b] = s;
+  }
+}
+
+void ref_transpose(RefCtx& c) {
+  int w = static_cast<int>(c.iscalar(2)), h = static_cast<int>(c.iscalar(3));
+  const float* in = c.buf<float>("in");
+  float* out = c.buf<float>("out");
+  for (int r = 0; r < w; ++r)
+    for (int col = 0; col < h; ++col) out[r * h + col] = in[col * w + r];
+}
+
+void ref_atomics(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(7));
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* hist = c.buf<int32_t>("hist");
+  int32_t* exch = c.buf<int32_t>("exch");
+  int32_t sum = 0;
+  uint32_t mx = *c.buf<uint32_t>("gmax");
+  for (int i = 0; i < n; ++i) {
+    hist[in[i] & 15]++;
+    sum += in[i];
+    mx = std::max(mx, static_cast<uint32_t>(in[i]));
+    exch[in[i] & 3] = 7;
+  }
+  *c.buf<int32_t>("gsum") += sum;
+  *c.buf<float>("fsum") += 0.5f * static_cast<float>(n);
+  *c.buf<uint32_t>("gmax") = mx;
+  *c.buf<int32_t>("cas_count") += n;
+}
+
+void ref_warp_ops(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  uint64_t total = uint64_t{c.d.grid[0]} * c.d.block[0];
+  for (uint64_t w0 = 0; w0 < total; w0 += 32) {
+    const int32_t* v = in + w0;
+    uint32_t ballot = 0, odd = 0;
+    bool any = false, all = true;
+    int32_t oddsum = 0;
+    for (int l = 0; l < 32; ++l) {
+      if (v[l] & 1) { ballot |= 1u << l; odd |= 1u << l; oddsum += v[l]; }
+      any = any || v[l] > 900;
+      all = all && v[l] >= 0;
+    }
+    for (int l = 0; l < 32; ++l) {
+      int32_t* o = out + (w0 + static_cast<uint64_t>(l)) * 9;
+      o[0] = v[(l * 7) & 31];
+      o[1] = l >= 3 ? v[l - 3] : v[l];
+      o[2] = l + 5 <= 31 ? v[l + 5] : v[l];
+      o[3] = v[l ^ 9];
+      o[4] = static_cast<int32_t>(ballot);
+      o[5] = (any ? 1 : 0) + 2 * (all ? 1 : 0);
+      uint32_t m = 0;
+      for (int k = 0; k < 32; ++k) if ((v[k] & 3) == (v[l] & 3)) m |= 1u << k;
+      o[6] = static_cast<int32_t>(m);
+      o[7] = (v[l] & 1) ? (oddsum ^ static_cast<int32_t>(odd)) : 0;
+      o[8] = (l % 16) + 1 < 16 ? v[l + 1] : v[l];
+    }
+  }
+}
+
+void ref_local_array(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(2));
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (int i = 0; i < n; ++i) {
+    int a[64];
+    for (int j = 0; j < 64; j++) a[j] = in[(i + j) % n] * j;
+    int s = 0;
+    for (int j = 0; j < 64; j++) s += a[(j * in[i]) & 63];
+    out[i] = s;
+  }
+}
+
+void ref_device_call(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(3));
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  float* fo = c.buf<float>("fo");
+  for (int i = 0; i < n; ++i) {
+    int k = in[i] % 12, f = 1;
+    for (int j = 2; j <= k; ++j) f *= j;
+    out[i] = f;
+    float x = static_cast<float>(in[i]);
+    fo[i] = std::fma(std::fma(0.5f, x, -2.0f), x, 3.0f);
+  }
+}
+
+struct Entry {
+  const char* name;
+  RefFn fn;
+};
+const Entry kRefs[] = {
+    {"saxpy", ref_saxpy},
+    {"int_arith", ref_int_arith},
+    {"float_arith", ref_float_arith},
+    {"math_approx", ref_math_approx},
+    {"convert", ref_convert},
+    {"logic", ref_logic},
+    {"setp_selp", ref_setp_selp},
+    {"branches", ref_branches},
+    {"reduce_shared", ref_reduce_shared},
+    {"transpose", ref_transpose},
+    {"atomics", ref_atomics},
+    {"warp_ops", ref_warp_ops},
+    {"local_array", ref_local_array},
+    {"device_call", ref_device_call},
+};
+
+}  // namespace
+
+struct CorpusRef {
+  const char* name;
+  RefFn fn;
+};
+extern const CorpusRef kCorpusRefs[];  // corpus_references.cpp, terminated by a null name
+
+RefFn find_reference(const std::string& name) {
+  for (auto& e : kRefs)
+    if (name == e.name) return e.fn;
+  for (const CorpusRef* e = kCorpusRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
+  return nullptr;
+}
+
+std::vector<std::string> reference_names() {
+  std::vector<std::string> v;
+  for (auto& e : kRefs) v.push_back(e.name);
+  for (const CorpusRef* e = kCorpusRefs; e->name; ++e) v.push_back(e->name);
+  return v;
+}
+
+}  // namespace ptxmini::exec

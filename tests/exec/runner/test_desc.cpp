@@ -1,0 +1,196 @@
+/* test_desc.cpp - parsing the test description, generating input buffers deterministically
+ * (std::mt19937_64 with the given seed, so CPU and GPU runs see identical inputs), encoding
+ * parameters and comparing outputs. */
+#include "tests/exec/runner/test_desc.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace ptxmini::exec {
+
+BufferDesc* TestDesc::buffer(const std::string& n) {
+  for (auto& b : buffers) if (b.name == n) return &b;
+  return nullptr;
+}
+
+size_t type_size(const std::string& t) {
+  if (t == "i8" || t == "u8") return 1;
+  if (t == "i16" || t == "u16") return 2;
+  if (t == "i32" || t == "u32" || t == "f32") return 4;
+  if (t == "i64" || t == "u64" || t == "f64" || t == "ptr") return 8;
+  return 0;
+}
+
+static bool is_float(const std::string& t) { return t[0] == 'f'; }
+
+bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
+  std::ifstream f(path);
+  if (!f) { err = "cannot open " + path; return false; }
+  std::string line;
+  int ln = 0;
+  while (std::getline(f, line)) {
+    ++ln;
+    if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    std::istringstream s(line);
+    std::string kw;
+    if (!(s >> kw)) continue;
+    std::vector<std::string> w;
+    for (std::string x; s >> x;) w.push_back(x);
+    auto bad = [&](const std::string& why) { err = path + ":" + std::to_string(ln) + ": " + why; return false; };
+    try {
+      if (kw == "kernel" && w.size() == 1) d.kernel = w[0];
+      else if (kw == "reference" && w.size() == 1) d.reference = w[0];
+      else if ((kw == "grid" || kw == "block") && !w.empty() && w.size() <= 3) {
+        uint32_t* dst = kw == "grid" ? d.grid : d.block;
+        for (size_t i = 0; i < w.size(); ++i) dst[i] = static_cast<uint32_t>(std::stoul(w[i]));
+      } else if (kw == "dynamic_shared" && w.size() == 1) d.dynamic_shared = static_cast<uint32_t>(std::stoul(w[0]));
+      else if (kw == "buffer" && w.size() >= 4) {
+        BufferDesc b;
+        b.name = w[0];
+        b.type = w[1];
+        if (!type_size(b.type) || b.type == "ptr") return bad("unknown buffer type " + b.type);
+        b.count = std::stoull(w[2]);
+        b.gen.assign(w.begin() + 3, w.end());
+        if (d.buffer(b.name)) return bad("duplicate buffer " + b.name);
+        d.buffers.push_back(b);
+      } else if (kw == "param" && w.size() == 2) {
+        if (!type_size(w[0])) return bad("unknown parameter type " + w[0]);
+        d.params.push_back({w[0], w[1]});
+      } else if (kw == "output" && (w.size() == 1 || w.size() == 2)) {
+        OutputDesc o{w[0], 0};
+        if (w.size() == 2) {
+          if (w[1].rfind("tol=", 0) != 0) return bad("expected tol=");
+          o.tol = std::stod(w[1].substr(4));
+        }
+        d.outputs.push_back(o);
+      } else {
+        return bad("cannot parse '" + line + "'");
+      }
+    } catch (const std::exception&) {
+      return bad("bad number in '" + line + "'");
+    }
+  }
+  if (d.kernel.empty()) { err = path + ": no kernel"; return false; }
+  for (auto& p : d.params)
+    if (p.type == "ptr" && !d.buffer(p.value)) { err = path + ": unknown buffer " + p.value; return false; }
+  for (auto& o : d.outputs)
+    if (!d.buffer(o.buffer)) { err = path + ": unknown output buffer " + o.buffer; return false; }
+  return true;
+}
+
+namespace {
+void store(std::vector<uint8_t>& data, uint64_t i, const std::string& t, double fv, int64_t iv) {
+  size_t n = type_size(t);
+  uint8_t* p = data.data() + i * n;
+  if (t == "f32") { float f = static_cast<float>(fv); std::memcpy(p, &f, 4); }
+  else if (t == "f64") std::memcpy(p, &fv, 8);
+  else std::memcpy(p, &iv, n);  // little endian: the low bytes
+}
+}  // namespace
+
+bool generate_buffers(TestDesc& d, std::string& err) {
+  for (auto& b : d.buffers) {
+    size_t n = type_size(b.type);
+    b.data.assign(b.count * n, 0);
+    std::map<std::string, std::string> kv;
+    for (size_t i = 1; i < b.gen.size(); ++i) {
+      auto eq = b.gen[i].find('=');
+      if (eq == std::string::npos) { err = "buffer " + b.name + ": bad generator argument " + b.gen[i]; return false; }
+      kv[b.gen[i].substr(0, eq)] = b.gen[i].substr(eq + 1);
+    }
+    auto getd = [&](const char* k, double def) { return kv.count(k) ? std::stod(kv[k]) : def; };
+    const std::string& g = b.gen[0];
+    if (g == "zero") continue;
+    if (g == "iota") {
+      double st = getd("start", 0), step = getd("step", 1);
+      for (uint64_t i = 0; i < b.count; ++i) {
+        double v = st + step * static_cast<double>(i);
+        store(b.data, i, b.type, v, static_cast<int64_t>(v));
+      }
+    } else if (g == "const") {
+      double v = getd("value", 0);
+      for (uint64_t i = 0; i < b.count; ++i) store(b.data, i, b.type, v, static_cast<int64_t>(v));
+    } else if (g == "random") {
+      std::mt19937_64 rng(static_cast<uint64_t>(getd("seed", 1)));
+      double lo = getd("lo", is_float(b.type) ? -1.0 : 0.0), hi = getd("hi", is_float(b.type) ? 1.0 : 1000.0);
+      for (uint64_t i = 0; i < b.count; ++i) {
+        uint64_t r = rng();
+        if (is_float(b.type)) {
+          double u = static_cast<double>(r >> 11) * 0x1.0p-53;
+          store(b.data, i, b.type, lo + (hi - lo) * u, 0);
+        } else {
+          uint64_t span = static_cast<uint64_t>(static_cast<int64_t>(hi) - static_cast<int64_t>(lo)) + 1;
+          int64_t v = static_cast<int64_t>(lo) + static_cast<int64_t>(span ? r % span : r);
+          store(b.data, i, b.type, 0, v);
+        }
+      }
+    } else {
+      err = "buffer " + b.name + ": unknown generator " + g;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool encode_scalar(const std::string& t, const std::string& v, std::vector<uint8_t>& out, std::string& err) {
+  size_t n = type_size(t);
+  out.assign(n, 0);
+  try {
+    if (t == "f32") { float f = std::stof(v); std::memcpy(out.data(), &f, 4); }
+    else if (t == "f64") { double f = std::stod(v); std::memcpy(out.data(), &f, 8); }
+    else { int64_t x = static_cast<int64_t>(std::stoll(v, nullptr, 0)); std::memcpy(out.data(), &x, n); }
+  } catch (const std::exception&) {
+    err = "bad scalar '" + v + "'";
+    return false;
+  }
+  return true;
+}
+
+uint64_t compare_buffer(const BufferDesc& want, const std::vector<uint8_t>& got, double tol, int show, std::string& report) {
+  size_t n = type_size(want.type);
+  uint64_t bad = 0;
+  std::ostringstream r;
+  for (uint64_t i = 0; i < want.count; ++i) {
+    const uint8_t* a = want.data.data() + i * n;
+    const uint8_t* b = got.data() + i * n;
+    bool ok;
+    std::string ws, gs;
+    if (is_float(want.type)) {
+      double x, y;
+      if (want.type == "f32") { float fx, fy; std::memcpy(&fx, a, 4); std::memcpy(&fy, b, 4); x = fx; y = fy; }
+      else { std::memcpy(&x, a, 8); std::memcpy(&y, b, 8); }
+      ok = (std::isnan(x) && std::isnan(y)) || x == y ||
+           (tol > 0 && std::fabs(x - y) <= tol * std::max(1.0, std::fabs(x)));
+      std::ostringstream s1, s2;
+      s1.precision(9); s2.precision(9);
+      s1 << x; s2 << y;
+      ws = s1.str(); gs = s2.str();
+    } else {
+      int64_t x = 0, y = 0;
+      std::memcpy(&x, a, n);
+      std::memcpy(&y, b, n);
+      ok = std::memcmp(a, b, n) == 0;
+      ws = std::to_string(x); gs = std::to_string(y);
+    }
+    if (!ok) {
+      if (bad < static_cast<uint64_t>(show)) r << "  " << want.name << "[" << i << "]: want " << ws << " got " << gs << "\n";
+      ++bad;
+    }
+  }
+  report += r.str();
+  return bad;
+}
+
+uint64_t RefCtx::count(const std::string& n) const {
+  for (auto& b : d.buffers) if (b.name == n) return b.count;
+  return 0;
+}
+
+double RefCtx::scalar(size_t i) const { return std::stod(d.params.at(i).value); }
+int64_t RefCtx::iscalar(size_t i) const { return std::stoll(d.params.at(i).value, nullptr, 0); }
+
+}  // namespace ptxmini::exec

@@ -1,0 +1,78 @@
+/* test_desc.h - the execution-test description format and the buffers it describes.
+ *
+ * A description is a small line-oriented text file ('#' starts a comment):
+ *   kernel  <name>
+ *   grid    <x> [<y> [<z>]]
+ *   block   <x> [<y> [<z>]]
+ *   dynamic_shared <bytes>
+ *   buffer  <name> <type> <count> <generator...>   type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
+ *           generators: zero | iota [start=S] [step=D] | const value=V
+ *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
+ *   param   <type> <value>      a scalar, in kernel parameter order
+ *   param   ptr <buffer>        a buffer's device address
+ *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
+ *   reference <name>            the C++ CPU reference (references.cpp) that computes outputs
+ * Parameters are listed in the kernel's parameter order; their sizes are checked against the
+ * kernel's parameter table. */
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxmini::exec {
+
+struct BufferDesc {
+  std::string name, type;
+  uint64_t count = 0;
+  std::vector<std::string> gen;  // generator words
+  std::vector<uint8_t> data;     // generated contents
+};
+
+struct ParamDesc {
+  std::string type;   // scalar type or "ptr"
+  std::string value;  // literal or buffer name
+};
+
+struct OutputDesc {
+  std::string buffer;
+  double tol = 0;
+};
+
+struct TestDesc {
+  std::string kernel, reference;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint32_t dynamic_shared = 0;
+  std::vector<BufferDesc> buffers;
+  std::vector<ParamDesc> params;
+  std::vector<OutputDesc> outputs;
+
+  BufferDesc* buffer(const std::string& n);
+};
+
+size_t type_size(const std::string& t);  // 0 if unknown
+bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err);
+// Fill every buffer's data from its generator.
+bool generate_buffers(TestDesc& d, std::string& err);
+// Encode a scalar parameter into bytes.
+bool encode_scalar(const std::string& type, const std::string& value, std::vector<uint8_t>& out, std::string& err);
+// Compare one output; returns the number of mismatching elements and prints up to `show` of them.
+uint64_t compare_buffer(const BufferDesc& want, const std::vector<uint8_t>& got, double tol, int show,
+                        std::string& report);
+
+// CPU references: compute the expected outputs from the inputs, in place on copies of the
+// buffers (keyed by name), with the scalar parameters as given in the description.
+struct RefCtx {
+  const TestDesc& d;
+  std::map<std::string, std::vector<uint8_t>>& bufs;
+  template <class T> T* buf(const std::string& n) { return reinterpret_cast<T*>(bufs.at(n).data()); }
+  uint64_t count(const std::string& n) const;
+  double scalar(size_t param_index) const;
+  int64_t iscalar(size_t param_index) const;
+};
+using RefFn = void (*)(RefCtx&);
+RefFn find_reference(const std::string& name);
+std::vector<std::string> reference_names();
+
+}  // namespace ptxmini::exec
