@@ -553,8 +553,9 @@ private:
   void initializer(P::InitializerContext *c, std::vector<ptx::InitValue> &out) {
     size_t first = tokenType(c->children[0]);
     if (first == P::LBRACE) {
-      for (P::InitializerContext *e : c->initializer())
-        initializer(e, out);
+      for (size_t k = 1; k < c->children.size(); k += 2)
+        if (!asToken(c->children[k]))
+          initializer(static_cast<P::InitializerContext *>(c->children[k]), out);
       return;
     }
     ptx::InitValue iv;
