@@ -876,6 +876,11 @@ private:
         if (v->DOT_ID() || v->STRING()) {
           iv.kind = ptx::InitValue::Kind::Symbol;
           iv.symbol = v->children[0]->getText();
+          if (v->INT()) {
+            int64_t off = 0;
+            parseInt(v->INT()->getText(), off);
+            iv.offset = isToken(v->children[1], P::MINUS) ? -off : off;
+          }
         } else {
           Val x = expr(v->expr());
           if (x.kind == Val::Kind::Int) {
