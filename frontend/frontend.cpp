@@ -12,6 +12,7 @@
 #include "frontend/ptx_parse.h"
 #include "targets/arch.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -27,20 +28,38 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
   auto m = std::make_unique<ptx::Module>();
   m->fileName = fileName;
 
-  ParseResult res = parsePtx(text, fileName, *m, diag, maxErrors);
-  if (res.syntaxErrors || diag.errorCount() != errorsAtStart)
-    return nullptr;
+  PendingDiags pending;
+  // Prints the collected problems in line order, at most maxErrors of them in all.
+  auto flush = [&] {
+    std::stable_sort(pending.begin(), pending.end(),
+                     [](const PendingDiag &a, const PendingDiag &b) { return a.line < b.line; });
+    for (const PendingDiag &p : pending) {
+      if (diag.errorCount() - errorsAtStart >= maxErrors)
+        break;
+      diag.error(SourceLoc{fileName, p.line, p.column}, p.message);
+    }
+  };
 
-  // ptxas's header checks: a missing .version or .target is fatal; the line is that of
-  // the first item (for .version) and of the second (for .target).
+  ParseResult res = parsePtx(text, fileName, *m, diag, maxErrors, pending);
+  if (res.syntaxErrors || diag.errorCount() != errorsAtStart) {
+    flush();
+    return nullptr;
+  }
+
+  // ptxas's header checks: a missing .version or .target is fatal, reported at the line of
+  // the second top-level item (HW: observed with ptxas 13.0.88 on files missing either).
+  uint32_t headerLine = res.secondItemLine ? res.secondItemLine
+                        : res.firstItemLine ? res.firstItemLine
+                                            : 1;
   if (!res.sawVersion || !res.versionFirst)
-    diag.fatal(SourceLoc{fileName, res.firstItemLine ? res.firstItemLine : 1, 0},
+    diag.fatal(SourceLoc{fileName, headerLine, 0},
                "Missing .version directive at start of file '" + fileName + "'");
   if (m->targets.empty())
-    diag.fatal(SourceLoc{fileName, res.secondItemLine ? res.secondItemLine : m->versionLine, 0},
+    diag.fatal(SourceLoc{fileName, headerLine, 0},
                "Missing .target directive at start of file '" + fileName + "'");
 
-  checkModule(*m, *arch, diag, maxErrors);
+  checkModule(*m, *arch, diag, maxErrors, pending);
+  flush();
   if (diag.errorCount() != errorsAtStart)
     return nullptr;
   return m;

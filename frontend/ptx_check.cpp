@@ -84,9 +84,10 @@ bool splitNumbered(std::string_view name, std::string_view &prefix, unsigned &n)
 
 class Checker {
 public:
-  Checker(Module &m, const ArchInfo &arch, DiagEngine &diag, unsigned maxErrors)
-      : m_(m), arch_(arch), diag_(diag), maxErrors_(maxErrors),
-        errorsAtStart_(diag.errorCount()) {}
+  Checker(Module &m, const ArchInfo &arch, DiagEngine &diag, unsigned maxErrors,
+          PendingDiags &pending)
+      : m_(m), arch_(arch), diag_(diag), maxErrors_(maxErrors), pending_(pending),
+        errorsAtStart_(pending.size()) {}
 
   void run() {
     if (!header())
@@ -114,16 +115,17 @@ private:
   const ArchInfo &arch_;
   DiagEngine &diag_;
   unsigned maxErrors_;
-  unsigned errorsAtStart_;
+  PendingDiags &pending_;
+  size_t errorsAtStart_;
   std::optional<ArchInfo> target_;
 
-  bool stop() const { return diag_.errorCount() - errorsAtStart_ >= maxErrors_; }
+  bool stop() const { return pending_.size() - errorsAtStart_ >= maxErrors_; }
   SourceLoc at(uint32_t line, uint32_t col = 0) const {
     return SourceLoc{m_.fileName, line, col};
   }
   void error(uint32_t line, uint32_t col, const std::string &msg) {
     if (!stop())
-      diag_.error(at(line, col), msg);
+      pending_.push_back(PendingDiag{line, col, msg});
   }
 
   // ---- 1. header --------------------------------------------------------------------------
@@ -142,7 +144,7 @@ private:
         m_.target = a;
         for (const TargetRow &r : kTargets)
           if (r.name == t && m_.version() < r.minPtx)
-            diag_.error(at(m_.targetLine),
+ error(m_.targetLine, 0,
                         "PTX .version " + std::to_string(m_.versionMajor) + "." +
                             std::to_string(m_.versionMinor) + " does not support .target " + t);
       } else if (t != "texmode_unified" && t != "texmode_independent" && t != "debug" &&
@@ -240,8 +242,20 @@ private:
           return &it->second.second;
       }
     }
-    // a range name may also be written without its number? no: `%r<4>` declares %r0..%r3
-    return sreg(name);
+    if (const Sym *s = sreg(name))
+      return s;
+    // Component selectors: `%r2.b0`, `%r3.h1` (video instructions), `%v.x` (vector
+    // variables). The component is a byte/half/element of the register named before it.
+    if (size_t dot = name.rfind('.'); dot != std::string::npos && dot > 0) {
+      std::string_view comp = std::string_view(name).substr(dot + 1);
+      static constexpr std::string_view kComponents[] = {"b0", "b1", "b2", "b3", "h0", "h1",
+                                                         "x",  "y",  "z",  "w",  "r",  "g",
+                                                         "b",  "a"};
+      for (std::string_view c : kComponents)
+        if (c == comp)
+          return lookup(sc, name.substr(0, dot));
+    }
+    return nullptr;
   }
 
   const Sym *sreg(std::string_view name) {
@@ -489,7 +503,9 @@ private:
           minOps = maxOps;
       }
     }
-    std::string mismatch = "Arguments mismatch for instruction '" + name + "'";
+    // ptxas names the .wide forms as such ("Arguments mismatch for instruction 'mul.wide'")
+    std::string mismatch = "Arguments mismatch for instruction '" + name +
+                           (ins.has("wide") ? ".wide" : "") + "'";
     if (ins.operands.size() < minOps || (!star && ins.operands.size() > maxOps)) {
       error(ins.line, ins.column, mismatch);
       return;
@@ -568,8 +584,9 @@ private:
 
 } // namespace
 
-void checkModule(Module &m, const ArchInfo &arch, DiagEngine &diag, unsigned maxErrors) {
-  Checker(m, arch, diag, maxErrors).run();
+void checkModule(Module &m, const ArchInfo &arch, DiagEngine &diag, unsigned maxErrors,
+                 PendingDiags &pending) {
+  Checker(m, arch, diag, maxErrors, pending).run();
 }
 
 } // namespace ptxmini::frontend

@@ -14,13 +14,16 @@
 #pragma once
 
 #include "frontend/ptx_ast.h"
+#include "frontend/ptx_parse.h"
 #include "support/diag.h"
 #include "targets/arch.h"
 
 namespace ptxmini::frontend {
 
 /// Unsupported .version/.target and an -arch that cannot take the .target are fatal
-/// (DiagEngine::fatal throws), as in ptxas; everything else is an error.
-void checkModule(ptx::Module &m, const ArchInfo &arch, DiagEngine &diag, unsigned maxErrors);
+/// (DiagEngine::fatal throws), as in ptxas; every other problem is appended to `pending`
+/// (the caller prints them sorted by line). Stops after about `maxErrors` problems.
+void checkModule(ptx::Module &m, const ArchInfo &arch, DiagEngine &diag, unsigned maxErrors,
+                 PendingDiags &pending);
 
 } // namespace ptxmini::frontend

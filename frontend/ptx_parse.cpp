@@ -99,8 +99,9 @@ struct Val {
 
 class ChunkBuilder {
 public:
-  ChunkBuilder(ptx::Module &m, DiagEngine &diag, const std::string &file, ParseResult &res)
-      : m_(m), diag_(diag), file_(file), res_(res) {}
+  ChunkBuilder(ptx::Module &m, PendingDiags &pending, const std::string &file,
+               ParseResult &res)
+      : m_(m), diag_{pending}, file_(file), res_(res) {}
 
   void module(P::ModuleContext *ctx) {
     for (P::ItemContext *it : ctx->item())
@@ -108,8 +109,15 @@ public:
   }
 
 private:
+  /// Collects errors as PendingDiag (same call shape as DiagEngine::error).
+  struct Pending {
+    PendingDiags &out;
+    void error(const SourceLoc &loc, std::string msg) {
+      out.push_back(PendingDiag{loc.line, loc.column, std::move(msg)});
+    }
+  };
   ptx::Module &m_;
-  DiagEngine &diag_;
+  Pending diag_;
   const std::string &file_;
   ParseResult &res_;
 
@@ -545,8 +553,9 @@ private:
   void initializer(P::InitializerContext *c, std::vector<ptx::InitValue> &out) {
     size_t first = tokenType(c->children[0]);
     if (first == P::LBRACE) {
-      for (P::InitializerContext *e : c->initializer())
-        initializer(e, out);
+      for (size_t k = 1; k < c->children.size(); k += 2)
+        if (!asToken(c->children[k]))
+          initializer(static_cast<P::InitializerContext *>(c->children[k]), out);
       return;
     }
     ptx::InitValue iv;
@@ -867,6 +876,11 @@ private:
         if (v->DOT_ID() || v->STRING()) {
           iv.kind = ptx::InitValue::Kind::Symbol;
           iv.symbol = v->children[0]->getText();
+          if (v->INT()) {
+            int64_t off = 0;
+            parseInt(v->INT()->getText(), off);
+            iv.offset = isToken(v->children[1], P::MINUS) ? -off : off;
+          }
         } else {
           Val x = expr(v->expr());
           if (x.kind == Val::Kind::Int) {
@@ -916,6 +930,20 @@ private:
             attr.strings.push_back(unquote(s->getText()));
         } else {
           attr.name = a->children[0]->getText().substr(1);
+          // Performance-tuning directives a function may carry (PTX ISA 9.0 section 11.4
+          // and .noreturn); ptxas refuses anything else at this place as a syntax error.
+          static constexpr std::string_view kFuncDirectives[] = {
+              "maxnreg",         "maxntid",         "reqntid",           "minnctapersm",
+              "reqnctapercluster", "explicitcluster", "maxclusterrank",  "noreturn",
+              "blocksareclusters", "abi_preserve",   "abi_preserve_control"};
+          bool known = false;
+          for (std::string_view d : kFuncDirectives)
+            known |= d == attr.name;
+          if (attr.name == "maxnctapersm")
+            diag_.error(loc(a), "Deprecated feature: '.maxnctapersm directive' not supported "
+                                "as of PTX version 2.1");
+          else if (!known)
+            diag_.error(loc(a), "Parsing error near '." + attr.name + "': syntax error");
           for (TerminalNode *n : a->INT()) {
             int64_t v = 0;
             parseInt(n->getText(), v);
@@ -938,13 +966,13 @@ private:
 } // namespace
 
 ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Module &m,
-                     DiagEngine &diag, unsigned maxErrors) {
+                     DiagEngine &diag, unsigned maxErrors, PendingDiags &pending) {
   ParseResult res;
   ErrorListener listener(diag, fileName);
-  ChunkBuilder builder(m, diag, fileName, res);
+  ChunkBuilder builder(m, pending, fileName, res);
   const unsigned errorsAtStart = diag.errorCount();
   for (const Chunk &ch : splitTopLevel(text)) {
-    if (diag.errorCount() - errorsAtStart >= maxErrors)
+    if (diag.errorCount() - errorsAtStart >= maxErrors || pending.size() >= 16 * maxErrors)
       break;
     if (ch.maxDepth > kMaxNesting) {
       diag.error(SourceLoc{fileName, ch.deepLine, 0},

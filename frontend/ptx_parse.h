@@ -16,8 +16,18 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ptxmini::frontend {
+
+/// A non-fatal problem found while building or checking the AST. They are collected and
+/// printed sorted by line at the end, so a run's errors come out in source order no matter
+/// which stage found them (ptxas prints in source order too).
+struct PendingDiag {
+  uint32_t line = 0, column = 0;
+  std::string message;
+};
+using PendingDiags = std::vector<PendingDiag>;
 
 struct ParseResult {
   unsigned syntaxErrors = 0; ///< parse errors (the AST is then incomplete)
@@ -27,7 +37,9 @@ struct ParseResult {
   bool versionFirst = true;   ///< .version was the first item
 };
 
+/// Syntax errors go straight to `diag`; other problems found while building the AST
+/// (unknown instruction or modifier, bad literal) are appended to `pending`.
 ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Module &m,
-                     DiagEngine &diag, unsigned maxErrors);
+                     DiagEngine &diag, unsigned maxErrors, PendingDiags &pending);
 
 } // namespace ptxmini::frontend

@@ -40,7 +40,7 @@ sectionDir  : SECTION (DOT_ID | ID) '{' sectionItem* '}' ;
 sectionItem : ID ':'
             | DOT_ID sectionVal (',' sectionVal)*
             ;
-sectionVal  : DOT_ID | STRING | expr ;
+sectionVal  : DOT_ID (('+' | '-') INT)? | STRING | expr ;   // .debug_loc+131
 
 linkage : VISIBLE | EXTERN | WEAK | COMMON ;
 
