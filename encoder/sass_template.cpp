@@ -370,6 +370,7 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
       else if (a == "+") p.offset = true;
       else if (a == "d") p.decimal = true;
       else if (a == "b") p.byteUnits = true;
+      else if (a == "o") p.relative = true;
       else if (a == "r-") p.reuseBit = -1;
       else if (a[0] == '^') { unsigned x = 0; ok = parseUnsigned(a.substr(1), x); p.xorValue = x; }
       else if (a[0] == '-') ok = takeBit(p.negBit);
@@ -510,7 +511,8 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
     unsigned width = 0;
     uint64_t rawUnits = targetValue(p, w, width);
     int64_t units = signExtend(rawUnits, width);
-    return formatHex(int64_t(env.pc) + 16 + (p.byteUnits ? 1 : 4) * units);
+    int64_t base = p.relative ? 0 : int64_t(env.pc) + 16;
+    return formatHex(base + (p.byteUnits ? 1 : 4) * units);
   }
   }
   return std::nullopt;
@@ -804,7 +806,7 @@ struct Matcher {
       if (*end != 0)
         return false;
       int64_t target = neg ? -int64_t(mag) : int64_t(mag);
-      int64_t delta = target - int64_t(env.pc) - 16;
+      int64_t delta = target - (p.relative ? 0 : int64_t(env.pc) + 16);
       int64_t scale = p.byteUnits ? 1 : 4;
       if (delta % scale != 0)
         return false;

@@ -21,7 +21,8 @@
 ///   {?N text}    literal text printed when bit N is 1 ({?N! text}: when it is 0)
 ///   {SR@lo/w}    a special register name from the SM's table
 ///   {T@lo/w,lo/w}  branch target: a signed count of 4-byte units (low part first),
-///                  printed as the absolute address pc + 16 + 4 * value (`b`: bytes)
+///                  printed as the absolute address pc + 16 + 4 * value (`b`: bytes; `o`:
+///                  the signed offset 4 * value itself, as BRX prints it)
 ///   {A@ R@lo UR@lo I@lo/w X@bit R!}  the inside of an address: GPR (omitted when RZ unless
 ///                  R!), `.64` when bit X is set, uniform GPR (omitted when URZ unless U!), signed
 ///                  offset (omitted when 0 unless nothing else prints), joined by '+'
@@ -51,6 +52,7 @@ struct Piece {
   uint64_t xorValue = 0;            ///< register fields stored inverted (`^7`)
   bool isSigned = false, offset = false, decimal = false;
   bool byteUnits = false;           ///< Target counts bytes, not 4-byte units (`b`)
+  bool relative = false;            ///< Target prints the signed offset itself (`o`, BRX)
   std::vector<std::string> alts;    ///< Enum alternatives by value
   // Addr: the terms of an address, each optional (width 0 = not in this form)
   BitRange aReg, aUReg, aImm;

@@ -1,8 +1,7 @@
 /* kernel_image.h - the emulator's whole view of a kernel: a narrow, loader-independent struct.
  *
- * Today it is filled by load_via_oracles.cpp (ptxas/nvdisasm/cuobjdump text); the lead will
- * fill it from the project's own sm_90 decoder and cubin reader when those merge. Nothing in
- * the emulator depends on how it was built. */
+ * It is filled by load_cubin.cpp from the project's own cubin reader and sm_90 decoder.
+ * Nothing in the emulator depends on how it was built. */
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,7 @@
  * Exit status: 0 outputs match (or ran to completion with --no-ref / no reference),
  * 1 mismatch, 2 trap or error, 77 skipped (--gpu without a GPU; the reason is printed). */
 #include "tests/exec/emu/emulator.h"
-#include "tests/exec/emu/load_via_oracles.h"
+#include "tests/exec/emu/load_cubin.h"
 #include "tests/exec/emu/ops.h"
 #include "tests/exec/runner/gpu_runner.h"
 #include "tests/exec/runner/test_desc.h"
@@ -34,7 +34,7 @@ int usage() {
 int run_smoke(const std::string& cubin, const std::string& only) {
   std::vector<std::string> names;
   std::string err;
-  if (!list_kernels_via_oracles(cubin, names, err)) {
+  if (!list_kernels(cubin, names, err)) {
     std::cerr << "exec-run: " << err << "\n";
     return 2;
   }
@@ -42,7 +42,7 @@ int run_smoke(const std::string& cubin, const std::string& only) {
   for (const auto& name : names) {
     if (!only.empty() && name != only) continue;
     KernelImage img;
-    if (!load_via_oracles(cubin, name, img, err)) {
+    if (!load_cubin(cubin, name, img, err)) {
       std::cout << "SMOKE " << name << ": LOAD-ERROR " << err << "\n";
       ++bad;
       continue;
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     std::cout << "ran on the GPU\n";
   } else {
     KernelImage img;
-    if (!load_via_oracles(cubin, d.kernel, img, err)) {
+    if (!load_cubin(cubin, d.kernel, img, err)) {
       std::cerr << "exec-run: " << err << "\n";
       return 2;
     }

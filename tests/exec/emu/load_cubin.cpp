@@ -1,0 +1,147 @@
+/* load_cubin.cpp - KernelImage from the cubin model and the sm_90 decoder.
+ *
+ *   instructions   .text.<kernel>, each 16-byte word decoded to nvdisasm-syntax text by
+ *                  enc::decodeText (branch targets print as byte addresses)
+ *   parameters     EIATTR_KPARAM_INFO records of .nv.info.<kernel> (ordinal, offset, size)
+ *                  and EIATTR_PARAM_CBANK (base and size of the parameter block)
+ *   frame, stack   EIATTR_FRAME_SIZE / EIATTR_MIN_STACK_SIZE records of .nv.info naming the
+ *                  kernel's symbol
+ *   shared size    the size of .nv.shared.<kernel>
+ *   const banks    .nv.constant<N>[.<kernel>] contents (NOBITS banks: zeros of their size)
+ * Field layouts are the cubin reader's (encoder/cubin/eiattr.def, cubin_dump.cpp). */
+#include "tests/exec/emu/load_cubin.h"
+
+#include "encoder/cubin/cubin_model.h"
+#include "encoder/isa_table.h"
+#include "encoder/sass_codec.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+namespace ptxmini::exec {
+namespace {
+
+constexpr uint8_t kParamCbank = 0x0a, kFrameSize = 0x11, kMinStackSize = 0x12, kKParamInfo = 0x17;
+constexpr uint32_t kShtProgbits = 1, kShtNobits = 8;
+constexpr uint8_t kStoCudaEntry = 0x10; // st_other of a kernel symbol (cubin-format.md 6)
+constexpr uint8_t kSttFunc = 2;
+
+std::optional<cubin::Cubin> read(const std::string& path, std::string& err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err = "cannot open " + path;
+    return std::nullopt;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto c = cubin::readCubin(bytes, err);
+  if (!c) err = path + ": " + err;
+  return c;
+}
+
+const cubin::Section* find(const cubin::Cubin& c, const std::string& name) {
+  for (const cubin::Section& s : c.sections)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const std::vector<cubin::Symbol>* symbols(const cubin::Cubin& c) {
+  for (const cubin::Section& s : c.sections)
+    if (!s.symbols.empty()) return &s.symbols;
+  return nullptr;
+}
+
+}  // namespace
+
+bool list_kernels(const std::string& path, std::vector<std::string>& names, std::string& err) {
+  auto c = read(path, err);
+  if (!c) return false;
+  if (const auto* syms = symbols(*c))
+    for (const cubin::Symbol& s : *syms)
+      if ((s.info & 0xf) == kSttFunc && (s.other & kStoCudaEntry)) names.push_back(s.name);
+  return true;
+}
+
+bool load_cubin(const std::string& path, const std::string& kernel, KernelImage& out, std::string& err) {
+  out = KernelImage{};
+  out.name = kernel;
+  auto c = read(path, err);
+  if (!c) return false;
+  // ---- instructions -----------------------------------------------------------------------
+  const cubin::Section* text = find(*c, ".text." + kernel);
+  if (!text || text->type != kShtProgbits) {
+    err = "kernel '" + kernel + "' not found in " + path;
+    return false;
+  }
+  if (text->data.size() % 16) {
+    err = ".text." + kernel + " is not a whole number of instruction words";
+    return false;
+  }
+  const enc::Isa* isa = enc::Isa::forSm(90);
+  if (!isa) {
+    err = "no sm_90 decode tables";
+    return false;
+  }
+  for (size_t off = 0; off < text->data.size(); off += 16) {
+    enc::Word128 w;
+    std::memcpy(&w.lo, text->data.data() + off, 8);
+    std::memcpy(&w.hi, text->data.data() + off + 8, 8);
+    auto t = enc::decodeText(*isa, w, off);
+    if (!t) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "0x%016llx 0x%016llx", static_cast<unsigned long long>(w.lo),
+                    static_cast<unsigned long long>(w.hi));
+      err = "undecodable word at .text." + kernel + "+" + std::to_string(off) + ": " + buf;
+      return false;
+    }
+    out.insts.push_back(*t);
+  }
+  // ---- relocations: not modelled -------------------------------------------------------------
+  for (const char* prefix : {".rela.text.", ".rel.text."})
+    if (const cubin::Section* r = find(*c, prefix + kernel); r && !r->relocations.empty()) {
+      err = "kernel '" + kernel + "' has relocations (device globals / function pointers): not modelled";
+      return false;
+    }
+  // ---- attributes --------------------------------------------------------------------------
+  uint32_t symIndex = UINT32_MAX;
+  if (const auto* syms = symbols(*c))
+    for (uint32_t i = 0; i < syms->size(); ++i)
+      if ((*syms)[i].name == kernel && ((*syms)[i].info & 0xf) == kSttFunc) symIndex = i;
+  if (const cubin::Section* info = find(*c, ".nv.info"))
+    for (const cubin::Attribute& a : info->attributes) {
+      if (a.payload.size() != 8 || a.u32(0) != symIndex) continue;
+      if (a.attr == kFrameSize) out.frame_size = a.u32(1);
+      if (a.attr == kMinStackSize) out.min_stack_size = a.u32(1);
+    }
+  if (const cubin::Section* info = find(*c, ".nv.info." + kernel))
+    for (const cubin::Attribute& a : info->attributes) {
+      if (a.attr == kKParamInfo && a.payload.size() == 12) {
+        // Ordinal in the low half of word 1, offset in the high half, size in word 2 >> 18.
+        out.params.push_back({a.u32(1) & 0xffff, a.u32(1) >> 16, a.u32(2) >> 18});
+      } else if (a.attr == kParamCbank && a.payload.size() == 8) {
+        out.param_base = a.u32(1) & 0xffff;
+        out.param_size = a.u32(1) >> 16;
+      }
+    }
+  std::sort(out.params.begin(), out.params.end(),
+            [](const KernelParam& x, const KernelParam& y) { return x.ordinal < y.ordinal; });
+  // ---- shared memory and constant banks ---------------------------------------------------
+  if (const cubin::Section* sh = find(*c, ".nv.shared." + kernel)) out.shared_size = static_cast<uint32_t>(sh->size);
+  for (const cubin::Section& s : c->sections) {
+    const std::string prefix = ".nv.constant";
+    if (s.name.rfind(prefix, 0) != 0) continue;
+    std::string rest = s.name.substr(prefix.size());
+    size_t dot = rest.find('.');
+    std::string bankText = rest.substr(0, dot), owner = dot == std::string::npos ? "" : rest.substr(dot + 1);
+    if (bankText.empty() || !std::all_of(bankText.begin(), bankText.end(), ::isdigit)) continue;
+    if (!owner.empty() && owner != kernel) continue;
+    std::vector<uint8_t> bytes = s.type == kShtNobits ? std::vector<uint8_t>() : s.data;
+    bytes.resize(s.size, 0);
+    out.cbanks[std::stoi(bankText)] = std::move(bytes);
+  }
+  return true;
+}
+
+}  // namespace ptxmini::exec
