@@ -77,12 +77,11 @@ ori::Operand LowerCtx::reg(const ptx::Instruction &in, const std::string &name) 
     unsupported(in, "Register '" + name + "' (not a declared .reg)");
     return {};
   }
+  // 8- and 16-bit registers live in the low bits of one 32-bit R register (see
+  // LowerCtx::reg); 64- and 128-bit ones in an aligned pair or quad.
   unsigned bits = ptx::typeBits(type);
-  if (ptx::typeKind(type) != ptx::TypeKind::Pred && bits != 32 && bits != 64) {
-    unsupported(in, "A " + std::to_string(bits) + "-bit register ('" + name + "')");
-    return {};
-  }
-  ori::Operand r = fn().newReg(classOf(type), bits == 64 ? 2 : 1);
+  uint8_t width = bits == 128 ? 4 : bits == 64 ? 2 : 1;
+  ori::Operand r = fn().newReg(classOf(type), width);
   regs[name] = r;
   return r;
 }

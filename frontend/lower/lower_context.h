@@ -65,7 +65,11 @@ struct LowerCtx {
   bool onlyModifiers(const ptx::Instruction &in, std::initializer_list<std::string_view> allowed);
 
   /// The virtual register for a PTX register name (created on first use from its
-  /// declaration); kind None after reporting an error.
+  /// declaration); kind None after reporting an error. A .b8/.b16/.u16/.s16/.f16/.bf16
+  /// register is one 32-bit R register whose bits above the PTX width are UNSPECIFIED:
+  /// producers may leave anything there, and every consumer that depends on them (compares,
+  /// right shifts, widening conversions, division, min/max) extends the value explicitly.
+  /// 64-bit registers are aligned pairs, 128-bit ones aligned quads.
   ori::Operand reg(const ptx::Instruction &in, const std::string &name);
   /// A register, an integer immediate or a float immediate operand as an Ori source.
   ori::Operand source(const ptx::Instruction &in, const ptx::Operand &op);
