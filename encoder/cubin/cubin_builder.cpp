@@ -361,8 +361,11 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     error = "-lineinfo / -g cubins need debug sections the builder does not produce yet";
     return std::nullopt;
   }
-  if (fns.empty()) {
-    error = "a cubin needs at least one function";
+  // HW: a module without functions (ptxas 13.0 -arch=sm_90 on a PTX file with no kernel, or
+  // whose device functions are all unreferenced) is an executable with the module sections,
+  // the reserved shared section and no .rela.debug_frame (byte-compared with ptxas's output).
+  if (fns.empty() && (rel || !m.globals.empty())) {
+    error = "a module without functions but with module variables or -c is not modelled yet";
     return std::nullopt;
   }
   auto hasRelText = [&](const FunctionInfo &f) {
@@ -434,8 +437,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
                                        SectionKind::Relocations)
                           : 0;
-  size_t sRelDebug = addSection(".rela.debug_frame", elf::kShtRela, elf::kShfInfoLink, 8,
-                                SectionKind::Relocations);
+  size_t sRelDebug = fns.empty() ? 0
+                                 : addSection(".rela.debug_frame", elf::kShtRela,
+                                              elf::kShfInfoLink, 8, SectionKind::Relocations);
   size_t sC4 = anySlot ? addSection(".nv.constant4", elf::kShtProgbits, elf::kShfAlloc, 8,
                                     SectionKind::Bytes)
                        : 0;
@@ -468,6 +472,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       sBss = addSection(".nv.global", rel ? elf::kShtCudaGlobal : elf::kShtNobits,
                         elf::kShfWrite | elf::kShfAlloc, bssAlign, SectionKind::NoBits);
   }
+  if (fns.empty())
+    sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
+                           elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
   {
     std::map<size_t, uint64_t> ends; // section -> bytes placed so far
     for (size_t k = 0; k < m.globals.size(); ++k) {
@@ -518,6 +525,19 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   };
   sectionSym(sTk);
   sectionSym(sCu);
+  // The reserved shared-memory symbols of an executable: after the first function's text
+  // section, or straight after the notes when there is no function.
+  auto reservedSyms = [&] {
+    names.symOnly(".nv.reservedSmem.offset0");
+    plainSym(".nv.reservedSmem.offset0", elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 4);
+    names.both(".nv.shared.reserved.0");
+    names.symOnly("__nv_reservedSMEM_offset_0_alias");
+    // HW: st_other 0xa0 on the alias.
+    plainSym("__nv_reservedSMEM_offset_0_alias", elf::kStbWeak << 4 | elf::kSttNotype, 0xa0,
+             sReserved, 0, 0);
+  };
+  if (fns.empty())
+    reservedSyms();
   std::vector<size_t> fnSym(fns.size());
   std::vector<std::vector<uint8_t>> texts;
   for (const FunctionInfo *f : fns)
@@ -555,13 +575,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         names.symOnly(".nv.reservedSmem.offset0");
         plainSym(".nv.reservedSmem.offset0", elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 4);
       } else {
-        names.symOnly(".nv.reservedSmem.offset0");
-        plainSym(".nv.reservedSmem.offset0", elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 4);
-        names.both(".nv.shared.reserved.0");
-        names.symOnly("__nv_reservedSMEM_offset_0_alias");
-        // HW: st_other 0xa0 on the alias.
-        plainSym("__nv_reservedSMEM_offset_0_alias", elf::kStbWeak << 4 | elf::kSttNotype, 0xa0,
-                 sReserved, 0, 0);
+        reservedSyms();
       }
       // Module variables, in declaration order: the section's name and symbol on first use
       // (.nv.constant3 followed by 4 zero bytes), the variable (LOCAL OBJECT), and after the
@@ -639,11 +653,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     names.sh.insert(names.sh.end(), 3, 0);
     names.symOnly(".rela.nv.constant.pic");
   }
-  names.both(".rel.debug_frame");
-  names.both(".rela.debug_frame");
+  if (sRelDebug) {
+    names.both(".rel.debug_frame");
+    names.both(".rela.debug_frame");
+  }
   names.both(".nv.callgraph");
   names.both(".nv.prototype");
-  size_t debugSym = sectionSym(sDebug);
+  size_t debugSym = fns.empty() ? 0 : sectionSym(sDebug);
   sectionSym(sCall);
 
   for (size_t i = 0; i < fns.size(); ++i) {
@@ -743,6 +759,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                                 f.localFunctions[j].frameSize}));
       a.push_back(sval(0x11, {y, f.frameSize}));
     }
+    if (fns.empty())
+      a.push_back(hval(0x5f, kMercuryIsaVersion)); // HW: the only record without functions
     if (!rel)
       for (size_t k = 0; k < fns.size(); ++k)
         if (fns[k]->isKernel)
@@ -862,8 +880,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
   }
   // .debug_frame + .rela.debug_frame (last FDE first).
+  DebugFrame df;
   {
-    DebugFrame df;
     for (size_t i = 0; i < fns.size(); ++i) {
       // HW: the function's own FDE ends where its first callee starts.
       uint64_t range = texts[i].size();
@@ -874,6 +892,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         appendCalleeFrame(df, lf, i, rel);
     }
     c.sections[sDebug].data = df.bytes;
+  }
+  if (sRelDebug) {
     Section &r = c.sections[sRelDebug];
     r.link = static_cast<uint32_t>(sSym);
     r.info = static_cast<uint32_t>(sDebug);
@@ -957,7 +977,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   if (!rel) {
     // HW: PHDR and a LOAD over the table; LOAD R E over the code; LOAD RW over the shared
     // and global data (file size = initialised bytes); LOAD R over the constant banks.
-    c.programHeaders.resize(sC4 || sC3 ? 6 : 5);
+    // HW: without functions only PHDR, its LOAD and the LOAD RW over the shared reserve.
+    c.programHeaders.resize(fns.empty() ? 3 : sC4 || sC3 ? 6 : 5);
   }
   computeLayout(c);
   if (!rel) {
@@ -998,15 +1019,17 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       c.programHeaders[n++] = span(
           [](const Section &s) { return s.name == ".nv.constant4" || s.name == ".nv.constant3"; },
           elf::kPfR);
-    c.programHeaders[n++] = span([](const Section &s) { return s.name.starts_with(".text."); },
-                                 elf::kPfR | elf::kPfX);
+    if (!fns.empty())
+      c.programHeaders[n++] = span(
+          [](const Section &s) { return s.name.starts_with(".text."); }, elf::kPfR | elf::kPfX);
     c.programHeaders[n++] = span(
         [](const Section &s) {
           return s.kind == SectionKind::NoBits || s.name == ".nv.global.init";
         },
         elf::kPfR | elf::kPfW);
-    c.programHeaders[n++] = span(
-        [](const Section &s) { return s.name.starts_with(".nv.constant0."); }, elf::kPfR);
+    if (!fns.empty())
+      c.programHeaders[n++] = span(
+          [](const Section &s) { return s.name.starts_with(".nv.constant0."); }, elf::kPfR);
   }
   c.layoutCanonical = true;
   return c;
