@@ -417,8 +417,23 @@ TEST(Builder, RejectsInconsistentFacts) {
   m.functions[0] = kernel("k", 2);
   m.functions[0].exitOffsets = {0x100};
   EXPECT_FALSE(buildCubin(m, err));
+  // Module variables without any function are not modelled yet: refused, not guessed.
   m.functions.clear();
+  m.globals.push_back(GlobalVar{"g", GlobalVar::Space::Global, 4, 4, {}, false});
   EXPECT_FALSE(buildCubin(m, err));
+  EXPECT_NE(err.find("without functions"), std::string::npos) << err;
+}
+
+// A module with no function and no data is what ptxas writes for a PTX file of directives
+// only: an executable with the reserved shared section and no .rela.debug_frame.
+TEST(Builder, EmptyModuleIsAnExecutableWithModuleSectionsOnly) {
+  ModuleInfo m;
+  std::string err;
+  auto c = buildCubin(m, err);
+  ASSERT_TRUE(c) << err;
+  EXPECT_TRUE(c->find(".nv.shared.reserved.0"));
+  EXPECT_FALSE(c->find(".rela.debug_frame"));
+  EXPECT_EQ(c->programHeaders.size(), 3u);
 }
 
 // ---- reader robustness ------------------------------------------------------------------
