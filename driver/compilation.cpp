@@ -128,7 +128,8 @@ int generateCode(const Options &opts, const Target &target,
 
 int runCompilation(const Options &opts, DiagEngine &diag) {
   // Knobs that name phases are checked before any work, so a typo is reported at once.
-  PhaseManager phases(opts.knobs, opts.optLevel, &std::cout, &diag);
+  const Target *target = Target::get(opts.arch); // null for compute_XX (checked below)
+  PhaseManager phases(opts.knobs, opts.optLevel, &std::cout, &diag, target);
   if (!phases.ok())
     throw FatalError{"invalid phase name in knobs"}; // the manager has reported it
   frontend::FrontendOptions feOpts;
@@ -155,7 +156,6 @@ int runCompilation(const Options &opts, DiagEngine &diag) {
   // the end); the file itself is written atomically once the cubin exists.
   if (!canWriteFile(opts.output))
     diag.fatal("Output file '" + opts.output + "' could not be opened");
-  const Target *target = Target::get(opts.arch);
   if (!target)
     diag.fatal("Code generation for '" + opts.arch.name() +
                "' is not supported by ptxas-mini yet; -arch=compute_" +

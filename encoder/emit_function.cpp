@@ -113,6 +113,62 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   return os.str();
 }
 
+namespace {
+
+/// A virtual register as a physical one of the same class and width: a number aligned for
+/// any width (8 for R and UR), P0/UP0/B0 for the rest.
+Operand placeholder(Operand r) {
+  if (r.kind != OperandKind::VReg)
+    return r;
+  r.kind = OperandKind::PReg;
+  bool wide = r.cls == ori::RegClass::R || r.cls == ori::RegClass::UR;
+  r.reg = wide ? 8 : 0;
+  if (r.sub != ori::kWholeReg) {
+    r.reg += r.sub;
+    r.sub = ori::kWholeReg;
+    r.width = 1;
+  }
+  return r;
+}
+
+} // namespace
+
+bool canEncode(const ori::Instr &in, unsigned sm, std::string *err) {
+  const Isa *isa = Isa::forSm(sm);
+  if (!isa) {
+    if (err)
+      *err = "no encoding tables for sm_" + std::to_string(sm);
+    return false;
+  }
+  ori::Instr probe = in;
+  for (Operand &o : probe.ops) {
+    if (o.kind == OperandKind::VReg) {
+      uint8_t mods = o.mods;
+      o = placeholder(o);
+      o.mods = mods;
+    } else if (o.kind == OperandKind::Mem) {
+      Operand desc = o.memDesc();
+      Operand m = Operand::mem(placeholder(o.memBase()), o.memOffset());
+      if (desc.kind != OperandKind::None)
+        m.setMemDesc(placeholder(desc));
+      o = m;
+    }
+  }
+  if (probe.guard.kind == OperandKind::VReg) {
+    uint8_t mods = probe.guard.mods;
+    probe.guard = placeholder(probe.guard);
+    probe.guard.mods = mods;
+  }
+  ori::Function none;
+  std::string text = sassText(none, probe, {});
+  Word128 w;
+  std::string why;
+  bool ok = encodeText(*isa, text, 0, w, why);
+  if (!ok && err)
+    *err = "'" + text + "': " + why;
+  return ok;
+}
+
 bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, DiagEngine &diag) {
   const Isa *isa = Isa::forSm(sm);
   if (!isa) {

@@ -22,6 +22,11 @@ struct EmittedFunction {
 /// encodeText(), and its control code placed in bits 105-125. False after reporting.
 bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, DiagEngine &diag);
 
+/// True when the SM's tables have a form for `in` as it stands, its virtual registers taken
+/// as physical ones of their class and width (the legalizer's question: is this operand
+/// combination encodable?). `err` (optional) says why not.
+bool canEncode(const ori::Instr &in, unsigned sm, std::string *err = nullptr);
+
 /// One instruction in nvdisasm's syntax (`@!P0 IMAD.WIDE R2, R7, 0x4, R2`); branch targets
 /// print as the byte address of their block in `blockAddr`.
 std::string sassText(const ori::Function &f, const ori::Instr &in,

@@ -54,6 +54,7 @@ enum OpFlag : uint16_t {
   OF_ST = 1u << 5,
   OF_BAR = 1u << 6,
   OF_UNI = 1u << 7,
+  OF_COMM = 1u << 8,
 };
 
 enum class LatClass : uint8_t {

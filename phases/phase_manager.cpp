@@ -90,8 +90,9 @@ void printPhaseList(std::ostream &os) {
 }
 
 PhaseManager::PhaseManager(const Knobs &knobs, unsigned optLevel, std::ostream *dumpStream,
-                           DiagEngine *diag)
-    : knobs_(knobs), optLevel_(optLevel), dump_(dumpStream), diag_(diag) {
+                           DiagEngine *diag, const Target *target)
+    : knobs_(knobs), optLevel_(optLevel), dump_(dumpStream), diag_(diag),
+      target_(target ? target : &Target::sm90()) {
   validateEach_ = knobs.getBool(KnobId::ValidateIR);
 #ifndef NDEBUG
   validateEach_ = true;
@@ -147,7 +148,7 @@ bool PhaseManager::validate(const ori::Function &f, std::string_view when) {
 }
 
 bool PhaseManager::runOne(const PhaseInfo &p, ori::Function &f) {
-  PhaseContext ctx{knobs_, optLevel_, diag_};
+  PhaseContext ctx{knobs_, optLevel_, diag_, target_};
   p.entry(f, ctx);
   ran_.push_back(p.name);
   if (dump_ && isDumped(p)) {

@@ -18,6 +18,7 @@
 #include "ori/ori.h"
 #include "support/diag.h"
 #include "support/knobs.h"
+#include "targets/target.h"
 
 #include <iosfwd>
 #include <span>
@@ -27,12 +28,12 @@
 
 namespace ptxmini {
 
-/// What a phase may consult besides the function. (A `const Target *` joins when targets/
-/// provides one.)
+/// What a phase may consult besides the function.
 struct PhaseContext {
   const Knobs &knobs;
   unsigned optLevel;
-  DiagEngine *diag; ///< may be null in unit tests
+  DiagEngine *diag;      ///< may be null in unit tests
+  const Target *target;  ///< the SM being compiled for; sm_90 when the caller names none
 };
 
 using PhaseEntry = void (*)(ori::Function &, PhaseContext &);
@@ -66,8 +67,9 @@ void printPhaseList(std::ostream &os);
 
 class PhaseManager {
 public:
+  /// `target` null means sm_90 (ori-opt and unit tests without an -arch).
   PhaseManager(const Knobs &knobs, unsigned optLevel, std::ostream *dumpStream = nullptr,
-               DiagEngine *diag = nullptr);
+               DiagEngine *diag = nullptr, const Target *target = nullptr);
 
   /// False when DUMPIR or DisablePhases named an unknown phase (reported through diag).
   bool ok() const { return ok_; }
@@ -98,6 +100,7 @@ private:
   unsigned optLevel_;
   std::ostream *dump_;
   DiagEngine *diag_;
+  const Target *target_;
   bool ok_ = true;
   bool validateEach_ = false;
   bool dumpAll_ = false;

@@ -20,6 +20,8 @@ const Target kSm90(ArchInfo{90, 0, false},
 
 } // namespace
 
+const Target &Target::sm90() { return kSm90; }
+
 const Target *Target::get(const ArchInfo &arch) {
   if (arch.isVirtual || !arch.hasCodegen())
     return nullptr;

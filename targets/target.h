@@ -34,6 +34,8 @@ class Target {
 public:
   /// The target for `arch` when ptxas-mini can generate code for it, else nullptr.
   static const Target *get(const ArchInfo &arch);
+  /// sm_90: the default where no -arch is given (ori-opt, unit tests).
+  static const Target &sm90();
 
   const ArchInfo &arch() const { return arch_; }
   const ConstBankLayout &constBank() const { return cbank_; }

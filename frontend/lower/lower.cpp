@@ -23,11 +23,20 @@ namespace {
 
 uint32_t alignTo(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
 
-/// The handler for a PTX family, searched in the per-family tables.
-Handler findHandler(std::string_view family) {
-  for (auto table : {arithHandlers(), memoryHandlers(), controlHandlers()})
+bool takesType(TypeClass c, ptx::ScalarType t) {
+  if (c == TypeClass::Any)
+    return true;
+  bool isFloat = ptx::typeKind(t) == ptx::TypeKind::Float;
+  return c == TypeClass::Float ? isFloat : !isFloat;
+}
+
+/// The handler for a PTX instruction: the first row of the per-family tables whose family
+/// and type class match.
+Handler findHandler(const ptx::Instruction &in) {
+  ptx::ScalarType t = in.type();
+  for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers()})
     for (const HandlerRow &row : table)
-      if (row.family == family)
+      if (row.family == in.opcode && takesType(row.types, t))
         return row.handler;
   return nullptr;
 }
@@ -174,7 +183,7 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       ctx.curBlock = target;
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
-      Handler h = findHandler(in.opcode);
+      Handler h = findHandler(in);
       if (!h) {
         ok &= ctx.unsupported(in);
         continue;

@@ -24,15 +24,21 @@ struct LowerCtx;
 /// Lowers one instruction; false after reporting an error.
 using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
 
+/// Which instruction types a handler row takes: the same PTX family (`add`, `setp`, `min`)
+/// goes to the integer file for .s/.u/.b/.pred types and to the float file for .f types.
+enum class TypeClass : uint8_t { Any, Int, Float };
+
 struct HandlerRow {
   std::string_view family; ///< PTX opcode family as the AST spells it ("ld", "mad")
+  TypeClass types;
   Handler handler;
 };
 
 // The per-family tables (defined in lower_<family>.cpp).
-std::span<const HandlerRow> arithHandlers();
-std::span<const HandlerRow> memoryHandlers();
-std::span<const HandlerRow> controlHandlers();
+std::span<const HandlerRow> intHandlers();     // lower_int.cpp: integer, logic, predicates
+std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/f64
+std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
+std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
@@ -92,5 +98,14 @@ struct LowerCtx {
 
 /// The 32-bit component `k` of a register operand (a 64-bit value's low half is 0).
 ori::Operand component(const ori::Operand &r, unsigned k);
+
+/// The fixed registers.
+inline ori::Operand RZ() { return ori::Operand::fixed(ori::RegClass::R); }
+inline ori::Operand PT() { return ori::Operand::fixed(ori::RegClass::P); }
+inline ori::Operand notPT() {
+  ori::Operand p = PT();
+  p.mods |= ori::OM_NOT;
+  return p;
+}
 
 } // namespace ptxmini::frontend::lower

@@ -42,9 +42,9 @@ bool lowerExit(LowerCtx &ctx, const ptx::Instruction &in) {
 }
 
 constexpr std::array kRows = {
-    HandlerRow{"bra", lowerBra},
-    HandlerRow{"ret", lowerExit},
-    HandlerRow{"exit", lowerExit},
+    HandlerRow{"bra", TypeClass::Any, lowerBra},
+    HandlerRow{"ret", TypeClass::Any, lowerExit},
+    HandlerRow{"exit", TypeClass::Any, lowerExit},
 };
 
 } // namespace

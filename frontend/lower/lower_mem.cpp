@@ -187,10 +187,10 @@ bool lowerCvta(LowerCtx &ctx, const ptx::Instruction &in) {
 }
 
 constexpr std::array kRows = {
-    HandlerRow{"ld", lowerLd},
-    HandlerRow{"st", lowerSt},
-    HandlerRow{"mov", lowerMov},
-    HandlerRow{"cvta", lowerCvta},
+    HandlerRow{"ld", TypeClass::Any, lowerLd},
+    HandlerRow{"st", TypeClass::Any, lowerSt},
+    HandlerRow{"mov", TypeClass::Any, lowerMov},
+    HandlerRow{"cvta", TypeClass::Any, lowerCvta},
 };
 
 } // namespace

@@ -25,7 +25,7 @@ ori::Function parse(const char *text) {
 
 void runAcf(ori::Function &f) {
   Knobs k;
-  PhaseContext ctx{k, 3, nullptr};
+  PhaseContext ctx{k, 3, nullptr, &Target::sm90()};
   runAnalyzeControlFlow(f, ctx);
 }
 
