@@ -51,6 +51,14 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
   case OperandKind::FImm32:
     os << formatF32(static_cast<uint32_t>(o.imm));
     break;
+  case OperandKind::FImm64:
+    // The f64 immediate fields ({D@32}) hold the upper 32 bits of the double; a value with
+    // low bits set has no immediate form (LegalizeOperands moves it into a register pair).
+    if (static_cast<uint32_t>(o.imm) == 0)
+      os << formatF64High(static_cast<uint32_t>(static_cast<uint64_t>(o.imm) >> 32));
+    else
+      os << "<unencodable operand>";
+    break;
   case OperandKind::CBank:
     os << "c[" << formatHex(o.reg) << "][";
     // nvdisasm writes LDC's zero offset as its (zero) index register.

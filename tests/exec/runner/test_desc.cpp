@@ -134,6 +134,40 @@ bool generate_buffers(TestDesc& d, std::string& err) {
           store(b.data, i, b.type, 0, v);
         }
       }
+    } else if (g == "bits") {
+      // Raw bit patterns for differential and edge-case tests: one element in four is an
+      // edge value of the type (zeros, infinities, NaNs, the subnormal and normal limits,
+      // powers of two and their neighbours, integer limits), the rest uniform random bits
+      // (for floats: every exponent equally likely, subnormals and NaNs included).
+      std::mt19937_64 rng(static_cast<uint64_t>(getd("seed", 1)));
+      std::vector<uint64_t> edges;
+      if (b.type == "f32") {
+        for (uint32_t e : {0x0u, 0x1u, 0x2u, 0x7fffffu, 0x800000u, 0x800001u, 0x7f7fffffu, 0x7f800000u,
+                           0x7fc00000u, 0x7f800001u, 0x3f800000u, 0x3f7fffffu, 0x3f800001u, 0x00400000u,
+                           0x4b000000u, 0x4b7fffffu, 0x4f000000u, 0x5f000000u, 0x33800000u, 0x0c800000u})
+          for (uint32_t s : {0x0u, 0x80000000u}) edges.push_back(e | s);
+      } else if (b.type == "f64") {
+        for (uint64_t e : {0x0ull, 0x1ull, 0x2ull, 0xfffffffffffffull, 0x10000000000000ull, 0x10000000000001ull,
+                           0x7fefffffffffffffull, 0x7ff0000000000000ull, 0x7ff8000000000000ull,
+                           0x7ff0000000000001ull, 0x3ff0000000000000ull, 0x3fefffffffffffffull,
+                           0x3ff0000000000001ull, 0x8000000000000ull, 0x4330000000000000ull,
+                           0x433fffffffffffffull, 0x43e0000000000000ull, 0x3ca0000000000000ull,
+                           0x36a0000000000000ull, 0x3810000000000000ull, 0x47efffffe0000000ull})
+          for (uint64_t s : {0x0ull, 0x8000000000000000ull}) edges.push_back(e | s);
+      } else {
+        unsigned bits = static_cast<unsigned>(n * 8);
+        uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+        for (uint64_t e : std::initializer_list<uint64_t>{0ull, 1ull, 2ull, mask, mask - 1, mask >> 1, (mask >> 1) + 1, (mask >> 1) + 2,
+                           0x7full, 0x80ull, 0xffull, 0x100ull, 0x7fffull, 0x8000ull, 0xffffull, 0x10000ull,
+                           0x7fffffffull, 0x80000000ull, 0xffffffffull, 0x100000000ull, 0xff800000ull,
+                           0x1000000ull, 0x1000001ull, 0x20000000000001ull})
+          edges.push_back(e & mask);
+      }
+      for (uint64_t i = 0; i < b.count; ++i) {
+        uint64_t r = rng();
+        uint64_t v = (r & 3) == 0 ? edges[(r >> 2) % edges.size()] : rng();
+        std::memcpy(b.data.data() + i * n, &v, n);
+      }
     } else {
       err = "buffer " + b.name + ": unknown generator " + g;
       return false;

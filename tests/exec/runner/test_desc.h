@@ -8,6 +8,7 @@
  *   buffer  <name> <type> <count> <generator...>   type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
  *           generators: zero | iota [start=S] [step=D] | const value=V
  *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
+ *                     | bits seed=N    (raw bit patterns: edge values of the type, else random)
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
  *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
