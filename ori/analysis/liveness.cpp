@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------------------===//
 #include "ori/analysis/liveness.h"
 
+#include <algorithm>
 #include <ostream>
+#include <vector>
 
 namespace ptxmini::ori {
 
@@ -27,25 +29,37 @@ Liveness computeLiveness(const Function &f) {
       return -1;
     return f.flatRegIndex(o.cls, o.reg);
   };
+  // Components of a wide register written (unconditionally) since the next use in the block,
+  // walking backward: once every component is written, the writes together kill it (a pair
+  // built by `MOV r.lo; MOV r.hi` is not live before them).
+  std::vector<uint8_t> pending(nr, 0);
   for (size_t b = 0; b < nb; ++b) {
     llvm::BitVector &ue = lv.upwardExposed[b], &kill = lv.killed[b];
     const auto &instrs = f.blocks[b].instrs;
+    std::fill(pending.begin(), pending.end(), 0);
     for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
       const Instr &in = *it;
       // Definitions first (walking backward): a full, unconditional def ends the range.
       for (const Operand &d : in.defs()) {
         int64_t r = index(d);
-        if (r < 0 || d.kind != OperandKind::VReg)
+        if (r < 0 || d.kind != OperandKind::VReg || in.isGuarded())
           continue;
-        if (!in.isGuarded() && d.sub == kWholeReg) {
-          kill.set(r);
-          ue.reset(r);
+        unsigned width = std::max<unsigned>(1, d.width);
+        if (d.sub != kWholeReg && d.sub < 8 && width > 1) {
+          pending[r] |= static_cast<uint8_t>(1u << d.sub);
+          if (pending[r] != (1u << width) - 1)
+            continue;
         }
+        pending[r] = 0;
+        kill.set(r);
+        ue.reset(r);
       }
       for (const Operand &u : in.uses())
         for (const Operand &v : u.vregs())
-          if (int64_t r = index(v); r >= 0)
+          if (int64_t r = index(v); r >= 0) {
             ue.set(r);
+            pending[r] = 0;
+          }
       if (int64_t r = index(in.guard); r >= 0)
         ue.set(r);
     }

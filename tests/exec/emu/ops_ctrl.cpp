@@ -60,9 +60,16 @@ void op_bsync(Exec& e) {
 }
 
 // BREAK Bx: the executing threads leave barrier Bx (of every thread of the warp).
+// BREAK [Pp,] Bx: the issuing threads (those with Pp true, when a predicate is given) leave
+// the convergence barrier Bx. HW: ptxas's f32 division slow path uses `@!P0 BREAK !P2, B2`.
 void op_break(Exec& e) {
-  int b = e.op(0).reg;
-  for (auto& t : e.w.t) t.B[b] &= ~e.mask;
+  int b = e.op(e.nops() - 1).reg;
+  uint32_t m = e.mask;
+  if (e.nops() == 2) {
+    m = 0;
+    e.each([&](int l) { if (e.pred(l, e.op(0))) m |= 1u << l; });
+  }
+  for (auto& t : e.w.t) t.B[b] &= ~m;
 }
 
 // BMOV.32[.CLEAR] Rd, Bx  |  BMOV.32 Bx, Ra

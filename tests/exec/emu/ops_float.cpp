@@ -145,9 +145,11 @@ void op_fchk(Exec& e) {
   e.each([&](int l) {
     float a = e.f32(l, e.op(1)), b = e.f32(l, e.op(2));
     bool slow = true;
-    if (std::isnormal(b) && (a == 0 || std::isnormal(a))) {
-      int ea = a == 0 ? 0 : std::ilogb(a), eb = std::ilogb(b);
-      slow = eb < -124 || eb > 124 || (a != 0 && (ea < -100 || ea > 125 || ea - eb < -100 || ea - eb > 100));
+    // A zero dividend goes to the slow path too: the fast path's first FFMA (a * r + RZ)
+    // would turn -0 / b into +0.
+    if (std::isnormal(b) && std::isnormal(a)) {
+      int ea = std::ilogb(a), eb = std::ilogb(b);
+      slow = eb < -124 || eb > 124 || ea < -100 || ea > 125 || ea - eb < -100 || ea - eb > 100;
     }
     e.setp(l, e.op(0), slow);
   });

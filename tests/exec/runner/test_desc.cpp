@@ -68,8 +68,10 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
         d.params.push_back({w[0], w[1]});
       } else if (kw == "output" && (w.size() == 1 || w.size() == 2)) {
         OutputDesc o{w[0], 0};
-        if (w.size() == 2) {
-          if (w[1].rfind("tol=", 0) != 0) return bad("expected tol=");
+        if (w.size() == 2 && w[1] == "exact") {
+          o.tol = -1;  // bit for bit (floats: any NaN matches any NaN, -0 differs from +0)
+        } else if (w.size() == 2) {
+          if (w[1].rfind("tol=", 0) != 0) return bad("expected tol= or exact");
           o.tol = std::stod(w[1].substr(4));
         }
         d.outputs.push_back(o);
@@ -163,9 +165,25 @@ bool generate_buffers(TestDesc& d, std::string& err) {
                            0x1000000ull, 0x1000001ull, 0x20000000000001ull})
           edges.push_back(e & mask);
       }
+      // exp=LO:HI (floats): the random elements get an exponent field in [LO, HI] (for
+      // results near the subnormal or overflow thresholds); their sign and fraction stay random.
+      int64_t elo = -1, ehi = -1;
+      if (kv.count("exp")) {
+        const std::string& ev = kv["exp"];
+        auto colon = ev.find(':');
+        if (colon == std::string::npos || !is_float(b.type)) { err = "buffer " + b.name + ": exp=LO:HI needs a float buffer"; return false; }
+        elo = std::stoll(ev.substr(0, colon));
+        ehi = std::stoll(ev.substr(colon + 1));
+      }
+      int fracBits = b.type == "f64" ? 52 : 23;
       for (uint64_t i = 0; i < b.count; ++i) {
         uint64_t r = rng();
         uint64_t v = (r & 3) == 0 ? edges[(r >> 2) % edges.size()] : rng();
+        if (elo >= 0 && (r & 3) != 0) {
+          uint64_t ef = static_cast<uint64_t>(elo) + rng() % static_cast<uint64_t>(ehi - elo + 1);
+          uint64_t signFrac = v & ~(((uint64_t{1} << (b.type == "f64" ? 11 : 8)) - 1) << fracBits);
+          v = signFrac | (ef << fracBits);
+        }
         std::memcpy(b.data.data() + i * n, &v, n);
       }
     } else {
@@ -203,11 +221,18 @@ uint64_t compare_buffer(const BufferDesc& want, const std::vector<uint8_t>& got,
       double x, y;
       if (want.type == "f32") { float fx, fy; std::memcpy(&fx, a, 4); std::memcpy(&fy, b, 4); x = fx; y = fy; }
       else { std::memcpy(&x, a, 8); std::memcpy(&y, b, 8); }
-      ok = (std::isnan(x) && std::isnan(y)) || x == y ||
+      ok = (std::isnan(x) && std::isnan(y)) || (tol < 0 ? std::memcmp(a, b, n) == 0 : x == y) ||
            (tol > 0 && std::fabs(x - y) <= tol * std::max(1.0, std::fabs(x)));
       std::ostringstream s1, s2;
       s1.precision(9); s2.precision(9);
       s1 << x; s2 << y;
+      if (tol < 0) {  // exact: show the bits too
+        uint64_t bx = 0, by = 0;
+        std::memcpy(&bx, a, n);
+        std::memcpy(&by, b, n);
+        s1 << std::hex << " (0x" << bx << ")";
+        s2 << std::hex << " (0x" << by << ")";
+      }
       ws = s1.str(); gs = s2.str();
     } else {
       int64_t x = 0, y = 0;

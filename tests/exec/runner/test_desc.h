@@ -8,10 +8,12 @@
  *   buffer  <name> <type> <count> <generator...>   type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
  *           generators: zero | iota [start=S] [step=D] | const value=V
  *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
- *                     | bits seed=N    (raw bit patterns: edge values of the type, else random)
+ *                     | bits seed=N [exp=LO:HI]   (raw bit patterns: edge values of the type,
+ *                                 else random; exp= confines a float's exponent field)
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
- *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
+ *   output  <buffer> [tol=T|exact]  compared after the run (floats: |got-want| <= T*max(1,|want|);
+ *                               exact: bit for bit, except that any NaN matches any NaN)
  *   reference <name>            the C++ CPU reference (references.cpp) that computes outputs
  *   expect_trap <text>          a negative test: the emulator must trap with <text> in the message
  * Parameters are listed in the kernel's parameter order; their sizes are checked against the
