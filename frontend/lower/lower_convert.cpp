@@ -496,7 +496,8 @@ struct Cvt {
 
   /// cvt.rna|rn|rz.tf32.f32 on the bits: the low 13 bits rounded away (rna: add 0x1000; rn:
   /// add 0xfff plus bit 13; rz: nothing), then cleared; inf and NaN skip the addition (HW:
-  /// ptxas's rna sequence: FSETP.GEU |a|, +INF; @!P IADD a, 0x1000; LOP3 & 0xffffe000).
+  /// ptxas's rna sequence: FSETP.GEU |a|, +INF; @!P IADD a, 0x1000; LOP3 & 0xffffe000), and
+  /// a NaN gives the NaN 0x7fffe000 (ptxas's sequence can turn a NaN into an infinity).
   bool toTf32() {
     bool rna = in.has("rna");
     if (!(rna || m.rnd == Rnd::RN || m.rnd == Rnd::RZ) || m.sat || m.ftz || m.relu || m.satfinite)
@@ -525,7 +526,11 @@ struct Cvt {
       ctx.emit(Opcode::IADD3, {}, {sum}, {x, inc, RZ()});
       v = sel(x, sum, big);
     }
-    ctx.emit(Opcode::LOP3, {Modifier::LUT}, {d}, {v, imm(0xffffe000), RZ(), imm(0xc0), notPT()});
+    // A NaN stays a NaN (clearing its low bits could leave an infinity): 0x7fffe000.
+    Operand isNan = p(), masked = r();
+    ctx.emit(Opcode::LOP3, {Modifier::LUT}, {masked}, {v, imm(0xffffe000), RZ(), imm(0xc0), notPT()});
+    ctx.emit(Opcode::FSETP, {Modifier::NaN, Modifier::AND}, {isNan, PT()}, {x, x, PT()});
+    mov(d, sel(uimm(0x7fffe000), masked, isNan));
     return true;
   }
 
