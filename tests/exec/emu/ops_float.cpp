@@ -589,6 +589,28 @@ void op_i2i(Exec& e) {
   });
 }
 
+// F2IP.{U8,S8}.F32[.TRUNC][.NTZ][.RELU] d, a, b, c: a and b converted to 8-bit integers
+// (round to nearest even or toward zero, saturating, NaN to 0, .RELU negatives to 0), d =
+// c's upper half | conv(a) << 8 | conv(b). GUESS: the byte order and the merge with c (ptxas
+// uses it as `F2IP.U8.F32 d, RZ, x, RZ` for cvt.rni.u8.f32, whose consumers read the low
+// byte only); .H1 on c is not modelled.
+void op_f2ip(Exec& e) {
+  bool sg = e.in.has("S8"), trunc = e.in.has("TRUNC"), relu = e.in.has("RELU");
+  if (!e.op(3).suffix.empty()) e.trap("F2IP with a selector on c is not modelled");
+  e.each([&](int l) {
+    auto conv = [&](float x) -> uint32_t {
+      if (std::isnan(x)) return 0;
+      double r = trunc ? std::trunc(x) : std::nearbyint(static_cast<double>(x));
+      if (relu && r < 0) r = 0;
+      double lo = sg ? -128 : 0, hi = sg ? 127 : 255;
+      r = std::min(std::max(r, lo), hi);
+      return static_cast<uint32_t>(static_cast<int32_t>(r)) & 0xff;
+    };
+    uint32_t c = e.u32(l, e.op(3));
+    e.set(l, e.op(0), (c & 0xffff0000u) | conv(e.f32(l, e.op(1))) << 8 | conv(e.f32(l, e.op(2))));
+  });
+}
+
 // FRND[.F64][.TRUNC|.FLOOR|.CEIL] d, a: round to an integral value (default nearest even).
 void op_frnd(Exec& e) {
   std::string mode = e.in.pick({"TRUNC", "FLOOR", "CEIL"});
@@ -605,13 +627,30 @@ void op_frnd(Exec& e) {
   });
 }
 
-// F2FP[.SATFINITE][.RELU].{F16,BF16}.F32.PACK_AB[.RZ] d, a, b: d.hi = convert(a), d.lo =
+// F2FP[.SATFINITE][.RELU].{F16,BF16}.F32.PACK_AB|MERGE_C[.RZ] d, a, b: d.hi = convert(a), d.lo =
 // convert(b), each rounded once (nearest even, or toward zero with .RZ). .RELU turns negative
 // results into +0; .SATFINITE turns infinities into the largest finite value of their sign.
 // GUESS: both keep a NaN a (canonical) NaN.
 void op_f2fp(Exec& e) {
+  if (e.in.has("TF32")) {
+    // F2FP.TF32.F32.PACK_B[.RZ] d, b: b rounded to 10 fraction bits (nearest even or toward
+    // zero), the low 13 bits cleared; inf stays inf. GUESS: a NaN gives 0x7fffe000.
+    bool rz = e.in.has("RZ");
+    e.each([&](int l) {
+      uint32_t a = e.u32(l, e.op(1));
+      float x = bitsf(a);
+      uint32_t r;
+      if (std::isnan(x)) r = 0x7fffe000u;
+      else if (std::isinf(x) || rz) r = a & 0xffffe000u;
+      else r = (a + 0xfffu + ((a >> 13) & 1)) & 0xffffe000u;
+      e.set(l, e.op(0), r);
+    });
+    return;
+  }
   const FpFormat& f = e.in.has("BF16") ? kBF16 : kF16;
-  if (!e.in.has("PACK_AB")) e.trap("F2FP without PACK_AB is not modelled");
+  bool merge = e.in.has("MERGE_C");
+  if (!e.in.has("PACK_AB") && !merge) e.trap("F2FP without PACK_AB or MERGE_C is not modelled");
+  if (merge && !e.op(2).suffix.empty()) e.trap("F2FP.MERGE_C with a selector on c is not modelled");
   int mode = e.in.has("RZ") ? 1 : 0;
   bool relu = e.in.has("RELU"), satf = e.in.has("SATFINITE");
   e.each([&](int l) {
@@ -622,7 +661,10 @@ void op_f2fp(Exec& e) {
       if (satf && (b & 0x7fff) == static_cast<uint64_t>(((1u << f.ebits) - 1) << (f.p - 1))) b = (b & 0x8000) | ((b & 0x7fff) - 1);
       return static_cast<uint32_t>(b);
     };
-    e.set(l, e.op(0), conv(e.f32(l, e.op(1))) << 16 | conv(e.f32(l, e.op(2))));
+    // MERGE_C d, b, c: the low half converted from b, the high half c's (GUESS: ptxas uses it
+    // with c = RZ for scalar conversions, whose consumers read the low half only).
+    if (merge) e.set(l, e.op(0), (e.u32(l, e.op(2)) & 0xffff0000u) | conv(e.f32(l, e.op(1))));
+    else e.set(l, e.op(0), conv(e.f32(l, e.op(1))) << 16 | conv(e.f32(l, e.op(2))));
   });
 }
 

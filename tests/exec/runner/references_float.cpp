@@ -11,6 +11,7 @@
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -286,6 +287,250 @@ template <class T> void cmp_ref(RefCtx& c, bool f32) {
 void ref_float_cmp32(RefCtx& c) { cmp_ref<float>(c, true); }
 void ref_float_cmp64(RefCtx& c) { cmp_ref<double>(c, false); }
 
+
+// ---- conversions ----------------------------------------------------------------------------
+// A binary format: p significant bits, normal exponents [emin, emax], ebits exponent bits.
+struct Fmt {
+  int p, emin, emax, ebits;
+};
+constexpr Fmt kHalf{11, -14, 15, 5}, kBf16{8, -126, 127, 8};
+
+// x rounded once into format f in mode m (host nearbyint on the scaled value, exact in long
+// double for every value these tests produce); the bits. NaN gives the canonical NaN.
+uint32_t toFormat(long double x, const Fmt& f, int m) {
+  uint32_t signBit = 1u << (f.p - 1 + f.ebits), maxExp = (1u << f.ebits) - 1;
+  if (std::isnan(x)) return signBit - 1;
+  uint32_t sign = std::signbit(x) ? signBit : 0;
+  if (std::isinf(x)) return sign | maxExp << (f.p - 1);
+  if (x == 0) return sign;
+  int e = std::ilogb(x);
+  int q = std::max(e, f.emin) - (f.p - 1);
+  long double scaled = std::ldexp(x, -q), r;
+  {
+    Mode s(kModes[m]);
+    volatile long double v = scaled;
+    volatile long double w = std::nearbyint(static_cast<long double>(v));
+    r = w;
+  }
+  long double mag = std::fabs(r);
+  if (mag == std::ldexp(1.0L, f.p)) {
+    mag /= 2;
+    ++q;
+  }
+  int bias = (1 << (f.ebits - 1)) - 1;
+  bool toInf = m == RN || (m == RM && sign) || (m == RP && !sign);
+  if (q + f.p - 1 > f.emax) return sign | (toInf ? maxExp << (f.p - 1) : (maxExp << (f.p - 1)) - 1);
+  uint32_t n = static_cast<uint32_t>(mag);
+  if (n < (1u << (f.p - 1))) return sign | n;  // subnormal
+  return sign | static_cast<uint32_t>(q + f.p - 1 + bias) << (f.p - 1) | (n - (1u << (f.p - 1)));
+}
+long double fromFormat(uint32_t bits, const Fmt& f) {
+  uint32_t maxExp = (1u << f.ebits) - 1, fracMask = (1u << (f.p - 1)) - 1;
+  uint32_t ex = (bits >> (f.p - 1)) & maxExp, frac = bits & fracMask;
+  bool neg = (bits >> (f.p - 1 + f.ebits)) & 1;
+  int bias = (1 << (f.ebits - 1)) - 1;
+  long double v;
+  if (ex == maxExp) v = frac ? std::numeric_limits<long double>::quiet_NaN() : std::numeric_limits<long double>::infinity();
+  else if (ex == 0) v = std::ldexp(static_cast<long double>(frac), f.emin - (f.p - 1));
+  else v = std::ldexp(static_cast<long double>(frac | (1u << (f.p - 1))), static_cast<int>(ex) - bias - (f.p - 1));
+  return neg ? -v : v;
+}
+// float -> integer: round by mode (rni/rzi/rmi/rpi), saturate to the type, NaN -> 0.
+uint64_t f2i(long double x, int m, int bits, bool sgn) {
+  if (std::isnan(x)) return 0;
+  long double r = m == RN ? rint64(static_cast<double>(x), RN) : m == RZ ? std::trunc(x) : m == RM ? std::floor(x) : std::ceil(x);
+  if (m == RN && std::fabs(x) >= 0x1p52L) r = x;  // already integral
+  long double lo = sgn ? -std::ldexp(1.0L, bits - 1) : 0, hi = sgn ? std::ldexp(1.0L, bits - 1) - 1 : std::ldexp(1.0L, bits) - 1;
+  if (r < lo) r = lo;
+  if (r > hi) r = hi;
+  uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  return sgn ? static_cast<uint64_t>(static_cast<int64_t>(r)) & mask : static_cast<uint64_t>(r) & mask;
+}
+uint32_t packRelu(uint32_t h, bool relu, bool satfinite, const Fmt& f) {
+  uint32_t signBit = 1u << (f.p - 1 + f.ebits), inf = ((1u << f.ebits) - 1) << (f.p - 1);
+  if ((h & (signBit - 1)) > inf) return signBit - 1;  // NaN
+  if (relu && (h & signBit)) h = 0;
+  if (satfinite && (h & (signBit - 1)) == inf) h = (h & signBit) | (inf - 1);
+  return h;
+}
+uint32_t tf32(uint32_t a, int mode) {  // 0 rna, 1 rn, 2 rz
+  float f = std::bit_cast<float>(a);
+  if (std::isnan(f)) return 0x7fffe000u;
+  if (std::isinf(f) || mode == 2) return a & 0xffffe000u;
+  uint32_t add = mode == 0 ? 0x1000u : 0xfffu + ((a >> 13) & 1);
+  return (a + add) & 0xffffe000u;
+}
+
+void ref_convert_f32(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const float* A = c.buf<float>("a");
+  const float* B = c.buf<float>("b");
+  uint32_t* o = c.buf<uint32_t>("o_u32");
+  uint64_t* o64 = c.buf<uint64_t>("o_u64");
+  double* od = c.buf<double>("o_f64");
+  for (uint64_t i = 0; i < n; ++i) {
+    float a = A[i], b = B[i], fa = flush(a);
+    uint32_t* r = o + i * 28;
+    int k = 0;
+    for (int m : {RN, RZ, RM, RP}) r[k++] = static_cast<uint32_t>(f2i(a, m, 32, true));
+    r[k++] = static_cast<uint32_t>(f2i(a, RZ, 32, false));
+    r[k++] = static_cast<uint32_t>(f2i(fa, RN, 32, true));
+    r[k++] = static_cast<uint32_t>(f2i(fa, RM, 32, false));
+    r[k++] = static_cast<uint32_t>(f2i(a, RZ, 16, true));
+    r[k++] = static_cast<uint32_t>(f2i(a, RN, 16, false));
+    r[k++] = static_cast<uint32_t>(f2i(a, RN, 8, false));
+    r[k++] = static_cast<uint32_t>(f2i(a, RM, 8, true));
+    for (int m : {RN, RZ, RM, RP}) r[k++] = toFormat(a, kHalf, m);
+    for (int m : {RN, RZ, RM, RP}) r[k++] = toFormat(a, kBf16, m);
+    r[k++] = toFormat(sat(a), kHalf, RN);
+    r[k++] = packRelu(toFormat(a, kHalf, RN), true, false, kHalf);
+    r[k++] = packRelu(toFormat(a, kBf16, RZ), false, true, kBf16);
+    r[k++] = toFormat(a, kHalf, RN) << 16 | toFormat(b, kHalf, RN);
+    r[k++] = packRelu(toFormat(a, kBf16, RZ), true, false, kBf16) << 16 | packRelu(toFormat(b, kBf16, RZ), true, false, kBf16);
+    r[k++] = packRelu(toFormat(a, kHalf, RN), false, true, kHalf) << 16 | packRelu(toFormat(b, kHalf, RN), false, true, kHalf);
+    uint32_t bits = std::bit_cast<uint32_t>(a);
+    r[k++] = std::isnan(a) ? 0u : tf32(bits, 0);  // the kernel feeds rna a NaN-free value
+    r[k++] = tf32(bits, 1);
+    r[k++] = tf32(bits, 2);
+    uint64_t* q = o64 + i * 3;
+    q[0] = f2i(a, RM, 64, true);
+    q[1] = f2i(a, RP, 64, false);
+    q[2] = f2i(fa, RZ, 64, true);
+    double* d = od + i * 3;
+    d[0] = a;
+    d[1] = fa;
+    d[2] = sat(static_cast<double>(a));
+  }
+}
+
+void ref_convert_f64(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const double* A = c.buf<double>("a");
+  uint32_t* o = c.buf<uint32_t>("o_u32");
+  float* of = c.buf<float>("o_f32");
+  uint64_t* o64 = c.buf<uint64_t>("o_u64");
+  auto toF32 = [](double x, int m) {
+    Mode s(kModes[m]);
+    volatile double v = x;
+    volatile float r = static_cast<float>(v);
+    return static_cast<float>(r);
+  };
+  for (uint64_t i = 0; i < n; ++i) {
+    double a = A[i];
+    uint32_t* r = o + i * 8;
+    r[0] = static_cast<uint32_t>(f2i(a, RZ, 32, true));
+    r[1] = static_cast<uint32_t>(f2i(a, RN, 32, false));
+    r[2] = static_cast<uint32_t>(f2i(a, RZ, 16, true));
+    r[3] = static_cast<uint32_t>(f2i(a, RP, 8, false));
+    r[4] = toFormat(a, kHalf, RN);
+    r[5] = toFormat(a, kHalf, RP);
+    r[6] = toFormat(a, kBf16, RN);
+    r[7] = toFormat(a, kBf16, RZ);
+    uint64_t* q = o64 + i * 2;
+    q[0] = f2i(a, RM, 64, true);
+    q[1] = f2i(a, RP, 64, false);
+    float* f = of + i * 7;
+    for (int m : {RN, RZ, RM, RP}) f[m] = toF32(a, m);
+    // .ftz: flushed when the f32 rounds below 2^-126 on 24 bits (|a| < 2^-126 - 2^-151).
+    f[4] = std::fabs(a) < 0x1p-126 - 0x1p-151 ? std::copysign(0.0f, toF32(a, RN)) : toF32(a, RN);
+    f[5] = sat(toF32(a, RZ));
+    f[6] = flush(sat(toF32(a, RM)));
+  }
+}
+
+void ref_convert_int(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const uint64_t* A = c.buf<uint64_t>("a");
+  uint32_t* o = c.buf<uint32_t>("o_u32");
+  float* of = c.buf<float>("o_f32");
+  uint64_t* o64 = c.buf<uint64_t>("o_u64");
+  double* od = c.buf<double>("o_f64");
+  auto clampS = [](long double v, long double lo, long double hi) { return v < lo ? lo : v > hi ? hi : v; };
+  auto i2f = [](long double v, int m) {  // f32 in mode m
+    Mode s(kModes[m]);
+    volatile long double x = v;
+    volatile float r = static_cast<float>(x);
+    return static_cast<float>(r);
+  };
+  auto i2d = [](long double v, int m) {
+    Mode s(kModes[m]);
+    volatile long double x = v;
+    volatile double r = static_cast<double>(x);
+    return static_cast<double>(r);
+  };
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t a = A[i];
+    int64_t sa = static_cast<int64_t>(a);
+    uint32_t lo = static_cast<uint32_t>(a);
+    int32_t slo = static_cast<int32_t>(lo);
+    uint16_t lo16 = static_cast<uint16_t>(a);
+    uint8_t lo8 = static_cast<uint8_t>(a);
+    uint32_t* r = o + i * 18;
+    r[0] = lo;
+    r[1] = static_cast<uint32_t>(static_cast<int32_t>(clampS(sa, INT32_MIN, INT32_MAX)));
+    r[2] = static_cast<uint32_t>(clampS(sa, 0, UINT32_MAX));
+    r[3] = static_cast<uint32_t>(clampS(static_cast<long double>(a), 0, INT32_MAX));
+    r[4] = static_cast<uint16_t>(static_cast<int16_t>(clampS(static_cast<long double>(a), 0, INT16_MAX)));
+    r[5] = static_cast<uint8_t>(clampS(sa, 0, 255));
+    r[6] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(lo8)));
+    r[7] = lo16;
+    r[8] = static_cast<uint8_t>(static_cast<int8_t>(clampS(slo, -128, 127)));
+    r[9] = static_cast<uint16_t>(clampS(slo, 0, 65535));
+    r[10] = static_cast<uint32_t>(clampS(lo, 0, INT32_MAX));
+    r[11] = static_cast<uint32_t>(clampS(slo, 0, INT32_MAX));
+    r[12] = static_cast<uint8_t>(clampS(static_cast<int16_t>(lo16), 0, 255));
+    r[13] = static_cast<uint16_t>(clampS(lo16, 0, INT16_MAX));
+    r[14] = toFormat(lo8, kHalf, RZ);
+    r[15] = toFormat(slo, kBf16, RN);
+    r[16] = toFormat(sa, kHalf, RN);
+    r[17] = toFormat(lo16, kBf16, RP);
+    uint64_t* q = o64 + i * 6;
+    q[0] = sa < 0 ? 0 : a;
+    q[1] = a > static_cast<uint64_t>(INT64_MAX) ? static_cast<uint64_t>(INT64_MAX) : a;
+    q[2] = static_cast<uint64_t>(static_cast<int64_t>(slo));
+    q[3] = lo;
+    q[4] = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int16_t>(lo16)));
+    q[5] = lo8;
+    float* f = of + i * 9;
+    for (int m : {RN, RZ, RM, RP}) f[m] = i2f(slo, m);
+    f[4] = i2f(lo, RM);
+    f[5] = i2f(sa, RP);
+    f[6] = i2f(a, RZ);
+    f[7] = i2f(static_cast<int16_t>(lo16), RN);
+    f[8] = sat(i2f(slo, RN));
+    double* d = od + i * 3;
+    d[0] = i2d(a, RN);
+    d[1] = i2d(sa, RM);
+    d[2] = slo;
+  }
+}
+
+void ref_convert_half(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const uint32_t* A = c.buf<uint32_t>("a");
+  uint32_t* o = c.buf<uint32_t>("o_u32");
+  float* of = c.buf<float>("o_f32");
+  uint64_t* o64 = c.buf<uint64_t>("o_u64");
+  double* od = c.buf<double>("o_f64");
+  for (uint64_t i = 0; i < n; ++i) {
+    uint16_t h = static_cast<uint16_t>(A[i]);
+    long double fh = fromFormat(h, kHalf), fbv = fromFormat(h, kBf16);
+    uint32_t* r = o + i * 6;
+    r[0] = toFormat(fh, kBf16, RN);
+    r[1] = toFormat(fbv, kHalf, RN);
+    r[2] = static_cast<uint32_t>(f2i(fh, RZ, 32, true));
+    r[3] = static_cast<uint32_t>(f2i(fbv, RN, 32, false));
+    r[4] = static_cast<uint32_t>(f2i(fh, RP, 16, false));
+    r[5] = std::isnan(fh) || fh <= 0 ? 0u : fh >= 1 ? 0x3c00u : h;
+    of[i * 3 + 0] = static_cast<float>(fh);
+    of[i * 3 + 1] = static_cast<float>(fbv);
+    of[i * 3 + 2] = flush(static_cast<float>(fbv));
+    od[i * 2 + 0] = static_cast<double>(fh);
+    od[i * 2 + 1] = static_cast<double>(fbv);
+    o64[i] = f2i(fh, RM, 64, true);
+  }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -301,6 +546,10 @@ const CorpusRef kFloatRefs[] = {
     {"float_round64", ref_float_round64},
     {"float_cmp32", ref_float_cmp32},
     {"float_cmp64", ref_float_cmp64},
+    {"convert_f32", ref_convert_f32},
+    {"convert_f64", ref_convert_f64},
+    {"convert_int", ref_convert_int},
+    {"convert_half", ref_convert_half},
     {nullptr, nullptr},
 };
 
