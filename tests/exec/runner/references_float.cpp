@@ -531,6 +531,205 @@ void ref_convert_half(RefCtx& c) {
   }
 }
 
+
+// ---- half precision ---------------------------------------------------------------------------
+// An exact value (-1)^neg * m * 2^e rounded to nearest even into format f (independent of the
+// emulator: the rounding position found from the bit length, then a half-unit comparison).
+uint32_t roundExactRN(bool neg, unsigned __int128 m, int e, const Fmt& f) {
+  uint32_t sign = neg ? 1u << (f.p - 1 + f.ebits) : 0, maxExp = (1u << f.ebits) - 1;
+  if (m == 0) return sign;
+  int len = 128;
+  while (!((m >> (len - 1)) & 1)) --len;
+  int lsbExp = std::max(len - 1 + e, f.emin) - (f.p - 1);  // exponent of the kept unit
+  unsigned __int128 kept;
+  if (lsbExp <= e) {
+    kept = m << (e - lsbExp);
+  } else {
+    int drop = lsbExp - e;
+    if (drop >= 128) {
+      kept = 0;  // far below half a unit
+    } else {
+      kept = m >> drop;
+      unsigned __int128 rest = m - (kept << drop), half = static_cast<unsigned __int128>(1) << (drop - 1);
+      if (rest > half || (rest == half && (kept & 1))) ++kept;
+    }
+  }
+  if (kept >> f.p) {
+    kept >>= 1;
+    ++lsbExp;
+  }
+  int bias = (1 << (f.ebits - 1)) - 1;
+  if (!(kept >> (f.p - 1))) return sign | static_cast<uint32_t>(kept);  // subnormal (or zero)
+  int ef = lsbExp + f.p - 1 + bias;
+  if (ef >= static_cast<int>(maxExp)) return sign | maxExp << (f.p - 1);
+  return sign | static_cast<uint32_t>(ef) << (f.p - 1) | (static_cast<uint32_t>(kept) & ((1u << (f.p - 1)) - 1));
+}
+struct HV {  // a decoded half: finite (neg, m, e), inf or NaN
+  bool neg = false, inf = false, nan = false;
+  uint32_t m = 0;
+  int e = 0;
+};
+HV decodeH(uint32_t bits, const Fmt& f) {
+  HV v;
+  uint32_t maxExp = (1u << f.ebits) - 1, fracMask = (1u << (f.p - 1)) - 1;
+  uint32_t ex = (bits >> (f.p - 1)) & maxExp, frac = bits & fracMask;
+  v.neg = (bits >> (f.p - 1 + f.ebits)) & 1;
+  int bias = (1 << (f.ebits - 1)) - 1;
+  if (ex == maxExp) {
+    (frac ? v.nan : v.inf) = true;
+    return v;
+  }
+  v.m = ex ? (frac | (1u << (f.p - 1))) : frac;
+  v.e = (ex ? static_cast<int>(ex) : 1) - bias - (f.p - 1);
+  return v;
+}
+bool subnormalH(uint32_t bits, const Fmt& f) {
+  uint32_t maxExp = (1u << f.ebits) - 1;
+  return ((bits >> (f.p - 1)) & maxExp) == 0 && (bits & ((1u << (f.p - 1)) - 1));
+}
+// a * b + c, exact then rounded to nearest even; NaN results canonical (0x7fff).
+uint32_t fmaH(uint32_t a, uint32_t b, uint32_t c, const Fmt& f) {
+  HV x = decodeH(a, f), y = decodeH(b, f), z = decodeH(c, f);
+  uint32_t signBit = 1u << (f.p - 1 + f.ebits), inf = ((1u << f.ebits) - 1) << (f.p - 1), nan = signBit - 1;
+  if (x.nan || y.nan || z.nan) return nan;
+  bool pneg = x.neg != y.neg, pinf = x.inf || y.inf;
+  if (pinf && ((!x.inf && x.m == 0) || (!y.inf && y.m == 0))) return nan;
+  if (pinf || z.inf) {
+    if (pinf && z.inf && pneg != z.neg) return nan;
+    return ((pinf ? pneg : z.neg) ? signBit : 0) | inf;
+  }
+  unsigned __int128 pm = static_cast<unsigned __int128>(x.m) * y.m;
+  int pe = x.e + y.e;
+  if (pm == 0 && z.m == 0) return pneg && z.neg ? signBit : 0;
+  if (pm == 0) return roundExactRN(z.neg, z.m, z.e, f);
+  if (z.m == 0) return roundExactRN(pneg, pm, pe, f);
+  // Align on the smaller exponent; a gap over 100 bits keeps the smaller term as a sticky bit.
+  bool pBig = pe >= z.e;
+  unsigned __int128 bm = pBig ? pm : z.m, sm = pBig ? z.m : pm;
+  int be = pBig ? pe : z.e, se = pBig ? z.e : pe;
+  bool bneg = pBig ? pneg : z.neg, sneg = pBig ? z.neg : pneg;
+  unsigned __int128 big, small;
+  int e;
+  if (be - se > 100) {
+    big = bm << 2, small = 1, e = be - 2;
+  } else {
+    big = bm << (be - se), small = sm, e = se;
+  }
+  if (bneg == sneg) return roundExactRN(bneg, big + small, e, f);
+  if (big == small) return 0;
+  return big > small ? roundExactRN(bneg, big - small, e, f) : roundExactRN(sneg, small - big, e, f);
+}
+long double valH(uint32_t bits, const Fmt& f) { return fromFormat(bits, f); }
+uint32_t satH(uint32_t r, const Fmt& f) {
+  long double v = valH(r, f);
+  if (std::isnan(v) || v <= 0) return 0;
+  uint32_t one = static_cast<uint32_t>((1 << (f.ebits - 1)) - 1) << (f.p - 1);
+  return v >= 1 ? one : r;
+}
+uint32_t ftzH(uint32_t r, const Fmt& f) { return subnormalH(r, f) ? r & (1u << (f.p - 1 + f.ebits)) : r; }
+uint32_t minmaxH(uint32_t a, uint32_t b, bool isMax, bool nanMode, bool xorsign, const Fmt& f) {
+  uint32_t signBit = 1u << (f.p - 1 + f.ebits);
+  uint32_t x = xorsign ? a & (signBit - 1) : a, y = xorsign ? b & (signBit - 1) : b;
+  long double vx = valH(x, f), vy = valH(y, f);
+  uint32_t r;
+  if (std::isnan(vx) && std::isnan(vy)) return signBit - 1;
+  if (nanMode && (std::isnan(vx) || std::isnan(vy))) return signBit - 1;
+  if (std::isnan(vx)) r = y;
+  else if (std::isnan(vy)) r = x;
+  else if (vx == vy) r = isMax ? (x & y) : (x | y);  // -0 below +0
+  else r = (vx < vy) != isMax ? x : y;
+  if (xorsign) r = (r & (signBit - 1)) | ((a ^ b) & signBit);
+  return r;
+}
+// One lane of the half_arith kernel's operation k (its item order); NaN results canonical.
+uint32_t halfOp(int k, uint32_t a, uint32_t b, uint32_t c, bool bf) {
+  const Fmt& f = bf ? kBf16 : kHalf;
+  uint32_t one = bf ? 0x3f80u : 0x3c00u, negZero = 0x8000u;
+  auto canon = [&](uint32_t r) { return (r & 0x7fffu) > (bf ? 0x7f80u : 0x7c00u) ? 0x7fffu : r; };
+  uint32_t fa = ftzH(a, f), fb = ftzH(b, f), fc = ftzH(c, f);
+  uint32_t r = 0;
+  if (!bf) {
+    switch (k) {
+      case 0: r = fmaH(a, one, b, f); break;
+      case 1: r = ftzH(fmaH(fa, one, fb ^ 0x8000u, f), f); break;
+      case 2: r = satH(fmaH(a, b, negZero, f), f); break;
+      case 3: r = fmaH(a, b, c, f); break;
+      case 4: r = satH(ftzH(fmaH(fa, fb, fc, f), f), f); break;
+      case 5: r = a ^ 0x8000u; break;
+      case 6: r = fa & 0x7fffu; break;
+      case 7: r = minmaxH(a, b, false, false, false, f); break;
+      case 8: r = minmaxH(a, b, true, true, false, f); break;
+      case 9: r = minmaxH(a, b, false, false, true, f); break;
+      default: r = minmaxH(fa, fb, true, false, false, f); break;
+    }
+  } else {
+    switch (k) {
+      case 0: r = fmaH(a, one, b, f); break;
+      case 1: r = fmaH(a, one, b ^ 0x8000u, f); break;
+      case 2: r = fmaH(a, b, negZero, f); break;
+      case 3: r = fmaH(a, b, c, f); break;
+      case 4: r = a ^ 0x8000u; break;
+      case 5: r = a & 0x7fffu; break;
+      case 6: r = minmaxH(a, b, false, false, false, f); break;
+      default: r = minmaxH(a, b, true, true, false, f); break;
+    }
+  }
+  return canon(r);
+}
+
+void ref_half_arith(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const uint32_t* A = c.buf<uint32_t>("a");
+  const uint32_t* B = c.buf<uint32_t>("b");
+  const uint32_t* C = c.buf<uint32_t>("c");
+  uint32_t* o = c.buf<uint32_t>("o_u32");
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t* r = o + i * 36;
+    int k = 0;
+    for (int bf = 0; bf < 2; ++bf) {
+      int ops = bf ? 8 : 11;
+      for (int op = 0; op < ops; ++op)  // scalar: the low halves
+        r[k++] = halfOp(op, A[i] & 0xffff, B[i] & 0xffff, C[i] & 0xffff, bf);
+      for (int op = bf ? 2 : 0; op < ops; ++op)  // packed: each half (no bf16x2 add/sub)
+        r[k++] = halfOp(op, A[i] & 0xffff, B[i] & 0xffff, C[i] & 0xffff, bf) |
+                 halfOp(op, A[i] >> 16, B[i] >> 16, C[i] >> 16, bf) << 16;
+    }
+  }
+}
+
+// ---- MUFU approximations ----------------------------------------------------------------------
+void ref_math_mufu(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const float* A = c.buf<float>("a");
+  const float* B = c.buf<float>("b");
+  const float* C = c.buf<float>("c");
+  float* o = c.buf<float>("o_f32");
+  for (uint64_t i = 0; i < n; ++i) {
+    double a = A[i], b = B[i], x = C[i];
+    double fa = flush(A[i]);
+    float* r = o + i * 19;
+    int k = 0;
+    auto both = [&](double (*fn)(double), double v, double fv) {
+      r[k++] = static_cast<float>(fn(v));
+      r[k++] = flush(static_cast<float>(fn(fv)));
+    };
+    both([](double v) { return std::exp2(v); }, a, fa);
+    both([](double v) { return std::log2(v); }, a, fa);
+    both([](double v) { return std::sin(v); }, x, x);
+    both([](double v) { return std::cos(v); }, x, x);
+    both([](double v) { return 1.0 / std::sqrt(v); }, a, fa);
+    both([](double v) { return std::sqrt(v); }, a, fa);
+    both([](double v) { return 1.0 / v; }, a, fa);
+    r[k++] = static_cast<float>(std::tanh(a));
+    // PTX div.approx: for 2^126 < |b| < 2^128 the result is a * 0 (the reciprocal is zero).
+    bool hugeB = std::fabs(b) > 0x1p126 && std::isfinite(b);
+    r[k++] = hugeB ? static_cast<float>(a * std::copysign(0.0, b)) : static_cast<float>(a / b);
+    r[k++] = hugeB ? static_cast<float>(fa * std::copysign(0.0, b)) : flush(static_cast<float>(fa / flush(B[i])));
+    r[k++] = static_cast<float>(a / b);
+    r[k++] = flush(static_cast<float>(fa / flush(B[i])));
+  }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -550,6 +749,8 @@ const CorpusRef kFloatRefs[] = {
     {"convert_f64", ref_convert_f64},
     {"convert_int", ref_convert_int},
     {"convert_half", ref_convert_half},
+    {"half_arith", ref_half_arith},
+    {"math_mufu", ref_math_mufu},
     {nullptr, nullptr},
 };
 
