@@ -8,7 +8,7 @@
 ///                   LOP3 masks), the low word for narrowing, SHF.R.S32.HI for the high
 ///                   word of a signed widening; .sat clamps with ISETP + SEL (I2I.SAT for
 ///                   s32 -> 8/16 bits, as ptxas)
-///   int -> float    I2FP.F32.S32/U32 (32-bit to f32), I2F[.F64|.F16|.BF16].<src>[.rnd]
+///   int -> float    I2FP.F32.S32/U32[.RZ] (32-bit to f32), else I2F[.F64|.F16|.BF16].<src>[.rnd]
 ///   float -> int    F2I[.FTZ].<dst>[.<src>][.FLOOR|.CEIL|.TRUNC][.NTZ]: F2I saturates;
 ///                   .NTZ (NaN to zero) is what ptxas adds for f32/f16/bf16 sources with
 ///                   8-32-bit results; 64-bit results flush a .ftz source with FMUL.FTZ x, 1
@@ -235,8 +235,8 @@ struct Cvt {
     Operand out = d;
     if (m.sat)
       out = dt == ScalarType::F64 ? ctx.temp(RegClass::R, 2) : r();
-    if (dt == ScalarType::F32 && sb == 32) {
-      // HW: I2FP.F32.S32/U32[.RM|.RP|.RZ].
+    if (dt == ScalarType::F32 && sb == 32 && (m.rnd == Rnd::None || m.rnd == Rnd::RN || m.rnd == Rnd::RZ)) {
+      // HW: I2FP.F32.S32/U32[.RZ] (I2FP has no RM/RP: those take I2F, as ptxas does).
       ori::Instr &i = ctx.emit(Opcode::I2FP, {Modifier::F32, intMod(st)}, {out}, {src});
       addRound(i, m.rnd);
     } else {
