@@ -236,18 +236,39 @@ void collect(LowerCtx &ctx, const ptx::Block &body) {
   }
 }
 
-/// Blocks that ended up empty and unreferenced (a fall-through block started after a branch
-/// right before a label) are removed; the CFG is then rebuilt from the terminators.
+/// Blocks that ended up empty and carry no PTX label (a fall-through block started after a
+/// branch right before a label, or the join block of an expansion followed by a label) are
+/// removed; a branch to one goes to the block it falls through to. The CFG is then rebuilt
+/// from the terminators.
 void dropEmptyUnlabelledBlocks(LowerCtx &ctx) {
   auto &blocks = ctx.fn().blocks;
   std::vector<int32_t> remap(blocks.size(), -1);
   std::vector<ori::Block> kept;
+  std::vector<uint32_t> dropped; // waiting for the next kept block
   for (uint32_t i = 0; i < blocks.size(); ++i) {
     bool isLabel = ctx.labels.count(blocks[i].name) != 0;
-    if (i != 0 && blocks[i].instrs.empty() && !isLabel)
+    if (i != 0 && blocks[i].instrs.empty() && !isLabel) {
+      dropped.push_back(i);
       continue;
+    }
     remap[i] = static_cast<int32_t>(kept.size());
+    for (uint32_t d : dropped)
+      remap[d] = remap[i];
+    dropped.clear();
     kept.push_back(std::move(blocks[i]));
+  }
+  bool endReferenced = false;
+  for (const ori::Block &b : kept)
+    for (const ori::Instr &in : b.instrs)
+      for (const ori::Operand &o : in.ops)
+        if (o.kind == ori::OperandKind::Block && remap[o.reg] < 0)
+          endReferenced = true;
+  if (endReferenced) { // branches to empty blocks at the very end: keep one as their target
+    ori::Block end;
+    end.name = "bb_end";
+    for (uint32_t d : dropped)
+      remap[d] = static_cast<int32_t>(kept.size());
+    kept.push_back(std::move(end));
   }
   for (ori::Block &b : kept)
     for (ori::Instr &in : b.instrs)

@@ -226,25 +226,21 @@ bool lowerMinMax(LowerCtx &ctx, const ptx::Instruction &in, bool isMin) {
   for (unsigned k = 0; k < 2; ++k)
     if (s[k].kind != ori::OperandKind::VReg)
       return ctx.unsupported(in, "An immediate operand of '" + in.fullOpcode() + "'");
+  // The temporaries are computed unguarded (a guarded definition would keep them live from
+  // the function entry); only the writes of d carry the PTX guard.
+  Operand saved = ctx.curGuard;
+  ctx.curGuard = {};
   Operand pa = ctx.temp(RegClass::P), pn = ctx.temp(RegClass::P);
   ctx.emit(Opcode::DSETP, {isMin ? Modifier::MIN : Modifier::MAX, Modifier::AND}, {pa, pn},
            {s[0], s[1], PT()});
-  Operand hi = ctx.temp(RegClass::R);
+  Operand hi = ctx.temp(RegClass::R), lo = ctx.temp(RegClass::R);
   ctx.emit(Opcode::SEL, {}, {hi}, {component(s[0], 1), component(s[1], 1), pa});
-  Operand saved = ctx.curGuard;
-  // The quiet-bit fix-up runs only where both were NaN: its guard is pn (and the PTX guard,
-  // when there is one, through a combined predicate).
-  if (saved.kind == ori::OperandKind::None) {
-    ctx.curGuard = pn;
-  } else {
-    Operand both = ctx.temp(RegClass::P);
-    ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {both, PT()},
-             {saved, pn, PT(), imm(0x80), imm(0)});
-    ctx.curGuard = both;
-  }
+  ctx.emit(Opcode::SEL, {}, {lo}, {component(s[0], 0), component(s[1], 0), pa});
+  // Where both were NaN (pn), b's high word with the quiet bit set.
+  ctx.curGuard = pn;
   ctx.emit(Opcode::LOP3, {Modifier::LUT}, {hi}, {component(s[1], 1), imm(0x80000), RZ(), imm(0xfc), notPT()});
   ctx.curGuard = saved;
-  ctx.emit(Opcode::SEL, {}, {component(d, 0)}, {component(s[0], 0), component(s[1], 0), pa});
+  ctx.emit(Opcode::MOV, {}, {component(d, 0)}, {lo});
   ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {hi});
   return true;
 }

@@ -10,7 +10,9 @@
 ///   div.rn.f64   MUFU.RCP64H + 5 DFMA Newton steps + DMUL + 2 DFMA (Markstein's final
 ///                correction), taken when ptxas's two range tests pass
 ///   sqrt.rn.f64  MUFU.RSQ64H refined + 2 DFMA, taken when a.hi is in [0x03500000, 0x7ff00000)
-/// Everything else branches to a slow block (a block of this function, no call):
+/// Everything else branches to a slow block (a block of this function, no call). A guarded
+/// PTX instruction is skipped by a branch around its whole expansion, which is emitted
+/// unguarded (see GuardRegion).
 ///   f64  special operands (0, inf, NaN, negative sqrt) by the IEEE rules; otherwise the
 ///        operands are normalized to [1,2) mantissas (subnormals scaled by 2^54 first), the
 ///        fast-path core computes the round-to-nearest result of the mantissas, which is then
@@ -677,9 +679,10 @@ bool lowerDiv(LowerCtx &ctx, const ptx::Instruction &in) {
   std::array<Operand, 3> s;
   if (!ieeeMods(ctx, in, bits == 32, m) || !floatOperands(ctx, in, 2, bits, d, s))
     return false;
-  if (bits == 64)
-    return div64(ctx, in, d, s[0], s[1], m.rnd);
-  return div32(ctx, d, s[0], s[1], m.rnd, m.ftz);
+  GuardRegion gr = beginGuardRegion(ctx);
+  bool ok = bits == 64 ? div64(ctx, in, d, s[0], s[1], m.rnd) : div32(ctx, d, s[0], s[1], m.rnd, m.ftz);
+  endGuardRegion(ctx, gr);
+  return ok;
 }
 
 bool lowerRcp(LowerCtx &ctx, const ptx::Instruction &in) {
@@ -694,9 +697,10 @@ bool lowerRcp(LowerCtx &ctx, const ptx::Instruction &in) {
   std::array<Operand, 3> s;
   if (!ieeeMods(ctx, in, bits == 32, m) || !floatOperands(ctx, in, 1, bits, d, s))
     return false;
-  if (bits == 64)
-    return div64(ctx, in, d, f64Bits(kOne), s[0], m.rnd);
-  return rcp32(ctx, d, s[0], m.rnd, m.ftz);
+  GuardRegion gr = beginGuardRegion(ctx);
+  bool ok = bits == 64 ? div64(ctx, in, d, f64Bits(kOne), s[0], m.rnd) : rcp32(ctx, d, s[0], m.rnd, m.ftz);
+  endGuardRegion(ctx, gr);
+  return ok;
 }
 
 bool lowerSqrt(LowerCtx &ctx, const ptx::Instruction &in) {
@@ -711,9 +715,10 @@ bool lowerSqrt(LowerCtx &ctx, const ptx::Instruction &in) {
   std::array<Operand, 3> s;
   if (!ieeeMods(ctx, in, bits == 32, m) || !floatOperands(ctx, in, 1, bits, d, s))
     return false;
-  if (bits == 64)
-    return sqrt64(ctx, d, s[0], m.rnd);
-  return sqrt32(ctx, d, s[0], m.rnd, m.ftz);
+  GuardRegion gr = beginGuardRegion(ctx);
+  bool ok = bits == 64 ? sqrt64(ctx, d, s[0], m.rnd) : sqrt32(ctx, d, s[0], m.rnd, m.ftz);
+  endGuardRegion(ctx, gr);
+  return ok;
 }
 
 } // namespace ptxmini::frontend::lower

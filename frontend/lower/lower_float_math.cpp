@@ -84,12 +84,16 @@ bool scaledMufu(LowerCtx &ctx, const ptx::Instruction &in, Modifier fn, Modifier
     mufu(ctx, fn, a, d);
     return true;
   }
+  // Temporaries unguarded (see lowerMinMax); only the write of d carries the PTX guard.
+  Operand saved = ctx.curGuard;
+  ctx.curGuard = {};
   Operand p = fsetp(ctx, cmp, absTest ? fabsOp(a) : a, testK);
   Operand g = guardAnd(ctx, p, true);
   Operand x = copyOf(ctx, a);
   emitUnder(ctx, g, [&] { ctx.emit(Opcode::FMUL, {}, {x}, {x, fimm(inScale)}); });
   Operand r = mufu(ctx, fn, x);
   emitUnder(ctx, g, [&] { ctx.emit(fixOp, {}, {r}, {r, fimm(outK)}); });
+  ctx.curGuard = saved;
   ctx.emit(Opcode::MOV, {}, {d}, {r});
   return true;
 }
@@ -138,12 +142,15 @@ bool lowerEx2(LowerCtx &ctx, const ptx::Instruction &in) {
     mufu(ctx, Modifier::EX2, a, d);
     return true;
   }
+  Operand saved = ctx.curGuard;
+  ctx.curGuard = {};
   Operand p = fsetp(ctx, Modifier::GEU, a, 0xc2fc0000u /* -126 */);
   Operand g = guardAnd(ctx, p, true);
   Operand x = copyOf(ctx, a);
   emitUnder(ctx, g, [&] { ctx.emit(Opcode::FMUL, {}, {x}, {x, fimm(0x3f000000)}); });
   Operand r = mufu(ctx, Modifier::EX2, x);
   emitUnder(ctx, g, [&] { ctx.emit(Opcode::FMUL, {}, {r}, {r, r}); });
+  ctx.curGuard = saved;
   ctx.emit(Opcode::MOV, {}, {d}, {r});
   return true;
 }
@@ -227,6 +234,7 @@ bool lowerRsqrt(LowerCtx &ctx, const ptx::Instruction &in) {
     return true;
   }
   // Fast path for positive normal finite x: x.hi - 0x00100000 < 0x7fe00000 (unsigned).
+  GuardRegion gr = beginGuardRegion(ctx);
   a = protect(ctx, a, d);
   Operand t1 = ctx.temp(RegClass::R), slow = ctx.temp(RegClass::P);
   ctx.emit(Opcode::IADD3, {}, {t1}, {component(a, 1), imm(-0x100000), RZ()});
@@ -264,6 +272,7 @@ bool lowerRsqrt(LowerCtx &ctx, const ptx::Instruction &in) {
   set(pinf, imm(0), imm(0));
   set(pnan, component(nanSum, 0), component(nanSum, 1));
   endSlowPath(ctx, sp);
+  endGuardRegion(ctx, gr);
   return true;
 }
 
@@ -289,6 +298,8 @@ bool lowerRcpApprox(LowerCtx &ctx, const ptx::Instruction &in) {
     return true;
   }
   // HW: s = |a| < 2^-126 ? 2^24 : (|a| > 2^126 ? 0.25 : 1); d = s * MUFU.RCP(a * s).
+  Operand saved = ctx.curGuard;
+  ctx.curGuard = {};
   Operand p1 = fsetp(ctx, Modifier::GEU, fabsOp(a), kFltMin);
   Operand p0 = fsetp(ctx, Modifier::GT, fabsOp(a), kTwo126);
   Operand big = ctx.temp(RegClass::R), s1 = ctx.temp(RegClass::R), s = ctx.temp(RegClass::R);
@@ -301,6 +312,7 @@ bool lowerRcpApprox(LowerCtx &ctx, const ptx::Instruction &in) {
   Operand x = ctx.temp(RegClass::R);
   ctx.emit(Opcode::FMUL, {}, {x}, {a, s});
   Operand r = mufu(ctx, Modifier::RCP, x);
+  ctx.curGuard = saved;
   ctx.emit(Opcode::FMUL, {}, {d}, {s, r});
   return true;
 }
@@ -313,6 +325,8 @@ bool lowerDivApprox(LowerCtx &ctx, const ptx::Instruction &in) {
     return ctx.unsupported(in);
   if (!parseFloatMods(ctx, in, {"approx", "full", "ftz"}, m) || !floatOperands(ctx, in, 2, 32, d, s))
     return false;
+  Operand saved = ctx.curGuard;
+  ctx.curGuard = {};
   Operand a = copyOf(ctx, s[0]), b = copyOf(ctx, s[1]);
   auto scaleBoth = [&](const Operand &g, uint32_t k) {
     emitUnder(ctx, g, [&] {
@@ -330,6 +344,7 @@ bool lowerDivApprox(LowerCtx &ctx, const ptx::Instruction &in) {
     scaleBoth(guardAnd(ctx, p1, true), kTwo24);
   }
   Operand r = mufu(ctx, Modifier::RCP, b);
+  ctx.curGuard = saved;
   ori::Instr &i = ctx.emit(Opcode::FMUL, {}, {d}, {r, a});
   if (m.ftz)
     i.mods.push_back(Modifier::FTZ);

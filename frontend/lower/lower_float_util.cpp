@@ -205,6 +205,28 @@ void endSlowPath(LowerCtx &ctx, const SlowPath &sp) {
   ctx.curGuard = sp.guard;
 }
 
+GuardRegion beginGuardRegion(LowerCtx &ctx) {
+  GuardRegion r;
+  if (ctx.curGuard.kind == OperandKind::None)
+    return r;
+  r.active = true;
+  r.sp.guard = ctx.curGuard;
+  Operand skip = ctx.curGuard;
+  skip.mods ^= ori::OM_NOT;
+  ctx.curGuard = skip;
+  ctx.emit(ori::Opcode::BRA, {}, {}, {Operand::block(0)}); // target patched by endGuardRegion
+  ctx.curGuard = {};
+  r.sp.braBlock = ctx.curBlock;
+  r.sp.braIndex = static_cast<uint32_t>(ctx.fn().blocks[ctx.curBlock].instrs.size() - 1);
+  ctx.startBlock();
+  return r;
+}
+
+void endGuardRegion(LowerCtx &ctx, const GuardRegion &r) {
+  if (r.active)
+    endSlowPath(ctx, r.sp);
+}
+
 Operand protect(LowerCtx &ctx, const Operand &src, const Operand &dst) {
   if (src.kind != OperandKind::VReg || dst.kind != OperandKind::VReg || src.cls != dst.cls ||
       src.reg != dst.reg)

@@ -109,6 +109,16 @@ struct SlowPath {
 SlowPath beginSlowPath(LowerCtx &ctx, const ori::Operand &slow);
 void endSlowPath(LowerCtx &ctx, const SlowPath &sp);
 
+/// A guarded PTX instruction whose expansion is long: `@!g BRA skip` in front of it and the
+/// expansion emitted unguarded (guarded definitions of its many temporaries would keep them
+/// live from the function entry). Inactive when the instruction has no guard.
+struct GuardRegion {
+  bool active = false;
+  SlowPath sp;
+};
+GuardRegion beginGuardRegion(LowerCtx &ctx);
+void endGuardRegion(LowerCtx &ctx, const GuardRegion &r);
+
 /// `src` itself, or a copy of it when it is the register `dst` (so that a sequence writing
 /// `dst` early can still read the original source).
 ori::Operand protect(LowerCtx &ctx, const ori::Operand &src, const ori::Operand &dst);

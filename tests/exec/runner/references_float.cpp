@@ -730,6 +730,35 @@ void ref_math_mufu(RefCtx& c) {
   }
 }
 
+
+// ---- guarded expansions -----------------------------------------------------------------------
+void ref_float_guarded(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const float* A = c.buf<float>("a");
+  const float* B = c.buf<float>("b");
+  const float* C = c.buf<float>("c");
+  float* o = c.buf<float>("o_f32");
+  double* od = c.buf<double>("o_f64");
+  for (uint64_t i = 0; i < n; ++i) {
+    float a = A[i], b = B[i];
+    bool g = C[i] < 0;
+    float other = rop(a, b, 0.0f, 0, RN);
+    float* r = o + i * 6;
+    r[0] = g ? fdiv(a, b, RN) : other;
+    r[1] = g ? fdiv(a, b, RZ) : other;
+    r[2] = g ? fsqrt(a, RN) : other;
+    r[3] = g ? fdivFtz(1.0f, a, RN) : other;
+    r[4] = g ? fdiv(1.0f, b, RZ) : other;
+    r[5] = g ? pmin(a, b, false) : other;
+    double x = a, y = b;
+    double* d = od + i * 4;
+    d[0] = g ? ddiv(x, y, RN) : x;
+    d[1] = g ? dsqrt(x, RM) : x;
+    d[2] = g ? ddiv(1.0, y, RP) : x;
+    d[3] = g ? pmin(x, y, true) : x;
+  }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -751,6 +780,7 @@ const CorpusRef kFloatRefs[] = {
     {"convert_half", ref_convert_half},
     {"half_arith", ref_half_arith},
     {"math_mufu", ref_math_mufu},
+    {"float_guarded", ref_float_guarded},
     {nullptr, nullptr},
 };
 

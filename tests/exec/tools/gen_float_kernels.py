@@ -312,3 +312,15 @@ cm = '''The .approx f32 functions (MUFU with ptxas's subnormal and range scaling
 to huge (sin/cos on [-100, 100], where the approximation is specified), compared with libm
 within 1e-5 (relative above 1, absolute below), inside the documented PTX precision.'''
 write('math_mufu', cm, 'f32', 3, items, 'math_mufu', ['bits seed=211 exp=60:190', 'bits seed=212 exp=60:190', 'random seed=213 lo=-100 hi=100'], tol=1e-5)
+
+# ---- guarded expansions ------------------------------------------------------------------------
+G = 'setp.lt.f32 %p2, %c, 0f00000000; '
+items = [f32(G + 'mov.f32 D, %a; @%p2 ' + ins + '; @!%p2 add.f32 D, D, %b') for ins in
+         ['div.rn.f32 D, %a, %b', 'div.rz.f32 D, %a, %b', 'sqrt.rn.f32 D, %a', 'rcp.rn.ftz.f32 D, %a',
+          'rcp.rz.f32 D, %b', 'min.f32 D, %a, %b']]
+items += [f64(G + 'cvt.f64.f32 %fd2, %a; cvt.f64.f32 %fd3, %b; mov.f64 D, %fd2; @%p2 ' + ins) for ins in
+          ['div.rn.f64 D, %fd2, %fd3', 'sqrt.rm.f64 D, %fd2', 'rcp.rp.f64 D, %fd3', 'max.f64 D, %fd2, %fd3']]
+cm = '''Guarded (@p / @!p) float instructions whose expansion has a slow block or many steps: the
+instruction takes effect exactly where the guard holds (a = c < 0 ? op(a, b) : a + b, and the f64
+forms on the converted values: c < 0 ? op : a).'''
+write('float_guarded', cm, 'f32', 3, items, 'float_guarded', ['bits seed=221', 'bits seed=222', 'bits seed=223'])
