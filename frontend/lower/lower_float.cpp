@@ -329,7 +329,20 @@ bool lowerSetp(LowerCtx &ctx, const ptx::Instruction &in) {
   Operand p, q, a, b, c;
   if (!compareOperands(ctx, in, bits, p, q, a, b, c))
     return false;
-  return emitCompare(ctx, in, *cmp, m.ftz, bits, a, b, c, p, q);
+  if (q.kind == ori::OperandKind::None || ctx.curGuard.kind == ori::OperandKind::None)
+    return emitCompare(ctx, in, *cmp, m.ftz, bits, a, b, c, p, q);
+  // Guarded `@g setp p|q`: both results into temporaries first, then copied under the guard
+  // (the guard may be p itself).
+  Operand saved = ctx.curGuard, tp = ctx.temp(RegClass::P), tq = ctx.temp(RegClass::P);
+  ctx.curGuard = {};
+  emitCompare(ctx, in, *cmp, m.ftz, bits, a, b, c, tp, tq);
+  ctx.curGuard = saved;
+  Operand g = guardAnd(ctx, PT(), false); // the guard itself, evaluated once
+  ctx.curGuard = g;
+  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {p, PT()}, {tp, PT(), PT(), imm(0xf0), imm(0)});
+  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {q, PT()}, {tq, PT(), PT(), imm(0xf0), imm(0)});
+  ctx.curGuard = saved;
+  return true;
 }
 
 // set.cmp[.ftz][.bop].dtype.stype d, a, b[, c]: d = all ones / 1.0 when true, else 0.
@@ -384,6 +397,11 @@ bool lowerTestp(LowerCtx &ctx, const ptx::Instruction &in) {
     return false;
   if (a.kind != ori::OperandKind::VReg)
     return ctx.unsupported(in, "An immediate operand of '" + in.fullOpcode() + "'");
+  // The test is computed unguarded into a temporary and written to p in one step under the
+  // PTX guard (`@p testp.normal.f32 p, a` must not see its own partial result as the guard).
+  Operand saved = ctx.curGuard, finalP = p;
+  ctx.curGuard = {};
+  p = ctx.temp(RegClass::P);
   // The magnitude bits: f32 |a|; f64 the high word of |a| with the low word folded in as a
   // sticky bit (an f64 is finite iff |hi| < 0x7ff00000, a NaN iff |hi| > 0x7ff00000 or
   // |hi| == 0x7ff00000 with a nonzero low word, ...).
@@ -426,6 +444,8 @@ bool lowerTestp(LowerCtx &ctx, const ptx::Instruction &in) {
     isetp(Modifier::GE, p, imm(minNormal), PT(), Modifier::AND);
     isetp(Modifier::GT, p, RZ(), notP, Modifier::AND);
   }
+  ctx.curGuard = saved;
+  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {finalP, PT()}, {p, PT(), PT(), imm(0xf0), imm(0)});
   return true;
 }
 
