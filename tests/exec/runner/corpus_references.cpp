@@ -919,6 +919,115 @@ void cast_and_add_bf16(RefCtx& c) {
   }
 }
 
+// adamw (params, grads, m, v, n, lr, beta1, beta2, bc1, bc2, eps, wd): one AdamW step,
+// m = beta1 m + (1 - beta1) g, v = beta2 v + (1 - beta2) g^2, p -= lr (m/bc1 / (sqrt(v/bc2) + eps)
+// + wd p) (in double; the kernels round in float with their own fma choices).
+void adamw(RefCtx& c) {
+  int64_t n = c.iscalar(4);
+  double lr = c.scalar(5), b1 = c.scalar(6), b2 = c.scalar(7), bc1 = c.scalar(8), bc2 = c.scalar(9);
+  double eps = c.scalar(10), wd = c.scalar(11);
+  float *p = c.buf<float>("params"), *m = c.buf<float>("m"), *v = c.buf<float>("v");
+  const float* g = c.buf<float>("grads");
+  for (int64_t i = 0; i < n; ++i) {
+    double mi = b1 * m[i] + (1 - b1) * g[i], vi = b2 * v[i] + (1 - b2) * g[i] * static_cast<double>(g[i]);
+    m[i] = static_cast<float>(mi);
+    v[i] = static_cast<float>(vi);
+    p[i] = static_cast<float>(p[i] - lr * (mi / bc1 / (std::sqrt(vi / bc2) + eps) + wd * p[i]));
+  }
+}
+
+// crossentropy_forward (losses, probs (B, T, V), targets (B, T), B, T, V): losses = -log of the
+// target's probability.
+void crossentropy_forward(RefCtx& c) {
+  int64_t bt = c.iscalar(3) * c.iscalar(4), v = c.iscalar(5);
+  for (int64_t i = 0; i < bt; ++i)
+    c.buf<float>("losses")[i] = -std::log(c.buf<float>("probs")[i * v + c.buf<int32_t>("targets")[i]]);
+}
+
+// encoder_forward (out, inp tokens (B, T), wte (V, C), wpe (T, C), B, T, C; bfloat16 tables):
+// out[b][t] = bf16(wte[token] + wpe[t]) element-wise, the sum in float.
+void encoder_forward_bf16(RefCtx& c) {
+  int64_t b = c.iscalar(4), t = c.iscalar(5), ch = c.iscalar(6);
+  const uint16_t *wte = c.buf<uint16_t>("wte"), *wpe = c.buf<uint16_t>("wpe");
+  for (int64_t i = 0; i < b * t; ++i)
+    for (int64_t k = 0; k < ch; ++k)
+      c.buf<uint16_t>("out")[i * ch + k] =
+          float_to_bf16(bf16_to_float(wte[c.buf<int32_t>("inp")[i] * ch + k]) + bf16_to_float(wpe[(i % t) * ch + k]));
+}
+
+// permute (q, k, v, inp (B, N, 3, NH, d), B, N, NH, d): q/k/v (B, NH, N, d) = inp[b][n][0/1/2][h][e].
+void attention_permute(RefCtx& c) {
+  int64_t B = c.iscalar(4), N = c.iscalar(5), NH = c.iscalar(6), d = c.iscalar(7);
+  const float* in = c.buf<float>("inp");
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < NH; ++h)
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t e = 0; e < d; ++e) {
+          int64_t o = ((b * NH + h) * N + n) * d + e, src = ((b * N + n) * 3 * NH + h) * d + e;
+          c.buf<float>("q")[o] = in[src];
+          c.buf<float>("k")[o] = in[src + NH * d];
+          c.buf<float>("v")[o] = in[src + 2 * NH * d];
+        }
+}
+
+// unpermute (inp (B, NH, N, d), out, B, N, NH, d): out (B, N, NH, d) = inp transposed back.
+void attention_unpermute(RefCtx& c) {
+  int64_t B = c.iscalar(2), N = c.iscalar(3), NH = c.iscalar(4), d = c.iscalar(5);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < NH; ++h)
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t e = 0; e < d; ++e)
+          c.buf<float>("out")[((b * N + n) * NH + h) * d + e] = c.buf<float>("inp")[((b * NH + h) * N + n) * d + e];
+}
+
+// Rodinia lud (m, matrix_dim, offset), 16 x 16 blocks: lud_diagonal factors the diagonal block at
+// (offset, offset) in place, Doolittle without pivoting (unit lower L below the diagonal, U on and
+// above it): for each column i, L[r][i] = (A[r][i] - sum_{j<i} L[r][j] U[j][i]) / U[i][i] for r > i,
+// then row i + 1 of U, U[i+1][c] = A[i+1][c] - sum_{j<=i} L[i+1][j] U[j][c] for c > i.
+void lud_diagonal(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(1)), off = static_cast<int>(c.iscalar(2));
+  float* m = c.buf<float>("m");
+  auto a = [&](int r, int col) -> float& { return m[(off + r) * n + off + col]; };
+  for (int i = 0; i < 15; ++i) {
+    for (int r = i + 1; r < 16; ++r) {
+      for (int j = 0; j < i; ++j) a(r, i) = std::fma(-a(r, j), a(j, i), a(r, i));
+      a(r, i) /= a(i, i);
+    }
+    for (int col = i + 1; col < 16; ++col)
+      for (int j = 0; j <= i; ++j) a(i + 1, col) = std::fma(-a(i + 1, j), a(j, col), a(i + 1, col));
+  }
+}
+
+// lud_internal: every 16 x 16 tile right of and below the diagonal block at offset is updated
+// with the product of its block row's L panel and its block column's U panel, A -= L U.
+void lud_internal(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(1)), off = static_cast<int>(c.iscalar(2));
+  float* m = c.buf<float>("m");
+  std::vector<float> orig(m, m + c.count("m"));
+  for (uint32_t by = 0; by < c.d.grid[1]; ++by)
+    for (uint32_t bx = 0; bx < c.d.grid[0]; ++bx) {
+      int row0 = off + static_cast<int>(by + 1) * 16, col0 = off + static_cast<int>(bx + 1) * 16;
+      for (int r = 0; r < 16; ++r)
+        for (int col = 0; col < 16; ++col) {
+          double sum = 0;
+          for (int i = 0; i < 16; ++i) sum += static_cast<double>(orig[(row0 + r) * n + off + i]) * orig[(off + i) * n + col0 + col];
+          m[(row0 + r) * n + col0 + col] = static_cast<float>(orig[(row0 + r) * n + col0 + col] - sum);
+        }
+    }
+}
+
+// increment (data, inc): data[i] += inc for every launched thread.
+void increment_i32(RefCtx& c) {
+  int32_t inc = static_cast<int32_t>(c.iscalar(1));
+  for (uint64_t i = 0; i < static_cast<uint64_t>(c.d.grid[0]) * c.d.block[0]; ++i) c.buf<int32_t>("data")[i] += inc;
+}
+
+// template sample (idata, odata): odata[t] = blockDim.x * idata[t] (one block).
+void scale_by_threads(RefCtx& c) {
+  for (uint32_t t = 0; t < c.d.block[0]; ++t)
+    c.buf<float>("odata")[t] = static_cast<float>(c.d.block[0]) * c.buf<float>("idata")[t];
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -952,7 +1061,10 @@ const CorpusRef kCorpusRefs[] = {
     {"copy_buffer", copy_buffer}, {"sum_param_i32", sum_param_i32}, {"block_inclusive_scan", block_inclusive_scan},
     {"uniform_add", uniform_add}, {"fp16_scalar_product", fp16_scalar_product},
     {"bias_grad_bf16", bias_grad_bf16}, {"bias_grad_bf16_out", bias_grad_bf16_out},
-    {"cast_and_add_bf16", cast_and_add_bf16}, {nullptr, nullptr},
+    {"cast_and_add_bf16", cast_and_add_bf16}, {"adamw", adamw}, {"crossentropy_forward", crossentropy_forward},
+    {"encoder_forward_bf16", encoder_forward_bf16}, {"attention_permute", attention_permute},
+    {"attention_unpermute", attention_unpermute}, {"lud_diagonal", lud_diagonal}, {"lud_internal", lud_internal},
+    {"increment_i32", increment_i32}, {"scale_by_threads", scale_by_threads}, {nullptr, nullptr},
 };
 
 }  // namespace ptxmini::exec
