@@ -6,7 +6,7 @@
  * prefixes '-', '!', '~', '|x|'; an integer immediate "0x.." (hex, optional '-'); a float
  * immediate (decimal, +INF/-INF/QNAN); c[bank][offset-expression]; a memory reference
  * "[desc[URd]][terms]" whose terms are registers and one immediate joined by '+'; or a target
- * "`(label)" / hex offset. RET/BRA may print a register and a target without a comma between
+ * "`(label)" / hex offset, or a bare word (TEX's dimension "2D", TXQ's query). RET/BRA may print a register and a target without a comma between
  * them ("RET.REL.NODEC R2 `(fn)"); they are split on the space. Anything else is a parse error;
  * the emulator then traps, it never guesses. */
 #include "tests/exec/emu/sass_inst.h"
@@ -228,6 +228,19 @@ bool parse_operand(std::string tok, const std::vector<std::pair<std::string, uin
   double f;
   if (parse_float(body, f)) { o.kind = OpndKind::FImm; o.fimm = f; return true; }
   if (parse_reg_with_suffix(body, o)) return true;
+  // A bare word (TEX's "2D", "ARRAY_CUBE", TXQ's "TEX_HEADER_DIMENSION"): capitals, digits and
+  // '_' with at least one capital, no prefix.
+  bool word = p == 0, upper = false;
+  for (char c : body) {
+    upper |= std::isupper(static_cast<unsigned char>(c)) != 0;
+    word &= std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  }
+  word &= upper;
+  if (word) {
+    o.kind = OpndKind::Word;
+    o.sreg_name = body;
+    return true;
+  }
   err = "unknown operand '" + tok + "'";
   return false;
 }
