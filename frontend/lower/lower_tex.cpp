@@ -113,7 +113,7 @@ std::optional<Modifier> sizeModifier(unsigned bytes) {
 }
 
 template <class Row, size_t N>
-const Row *findGeometry(const ptx::Instruction &in, const std::array<Row, N> &rows) {
+const Row *findRow(const ptx::Instruction &in, const std::array<Row, N> &rows) {
   for (const ptx::Modifier &m : in.modifiers)
     if (m.kind == ptx::Modifier::Kind::Other)
       for (const Row &r : rows)
@@ -261,7 +261,7 @@ std::optional<std::vector<ptx::Operand>> elements(const ptx::Operand &o) {
 }
 
 bool lowerTex(LowerCtx &ctx, const ptx::Instruction &in) {
-  const GeomRow *g = findGeometry(in, kGeoms);
+  const GeomRow *g = findRow(in, kGeoms);
   bool level = in.has("level");
   std::vector<ptx::ScalarType> types = in.types();
   if (!g || in.vectorWidth() != 4 || types.size() != 2)
@@ -370,7 +370,7 @@ struct SurfAccess {
 };
 
 bool surfaceAccess(LowerCtx &ctx, const ptx::Instruction &in, SurfAccess &s) {
-  s.geom = findGeometry(in, kSurfGeoms);
+  s.geom = findRow(in, kSurfGeoms);
   const OobRow *oob = nullptr;
   for (const OobRow &r : kOobModes)
     if (in.has(r.ptx))
@@ -582,7 +582,7 @@ bool lowerQuery(LowerCtx &ctx, const ptx::Instruction &in) {
     return ctx.unsupported(in, "Instruction '" + in.fullOpcode() +
                                    "' (ptxas writes such modules without .nv.callgraph and "
                                    "with EIATTR_MAX_STACK_SIZE records, not done yet)");
-  const QueryRow *q = findGeometry(in, kQueries);
+  const QueryRow *q = findRow(in, kQueries);
   if (!q || ptx::typeBits(in.type()) != 32)
     return ctx.unsupported(in);
   if (!ctx.onlyModifiers(in, {"width", "height", "depth"}))

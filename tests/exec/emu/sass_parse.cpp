@@ -228,14 +228,20 @@ bool parse_operand(std::string tok, const std::vector<std::pair<std::string, uin
   double f;
   if (parse_float(body, f)) { o.kind = OpndKind::FImm; o.fimm = f; return true; }
   if (parse_reg_with_suffix(body, o)) return true;
-  // A bare word (TEX's "2D", "ARRAY_CUBE", TXQ's "TEX_HEADER_DIMENSION"): capitals, digits and
-  // '_' with at least one capital, no prefix.
+  // A bare word (TEX's "2D", "ARRAY_CUBE", TXQ's "TEX_HEADER_DIMENSION", DEPBAR's "SB5"):
+  // capitals, digits and '_' with at least one capital, no prefix, and not shaped like a
+  // register out of range ("R999", "UP9" stay errors).
   bool word = p == 0, upper = false;
   for (char c : body) {
     upper |= std::isupper(static_cast<unsigned char>(c)) != 0;
     word &= std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
   }
-  word &= upper;
+  size_t letters = 0;
+  while (letters < body.size() && std::isupper(static_cast<unsigned char>(body[letters]))) ++letters;
+  std::string prefix = body.substr(0, letters);
+  bool reg_shaped = (prefix == "R" || prefix == "UR" || prefix == "P" || prefix == "UP" || prefix == "B") &&
+                    letters < body.size() && body.find_first_not_of("0123456789", letters) == std::string::npos;
+  word &= upper && !reg_shaped;
   if (word) {
     o.kind = OpndKind::Word;
     o.sreg_name = body;

@@ -85,9 +85,13 @@ TEST(TextureParse, WordOperands) {
   ASSERT_TRUE(parse_sass("SUST.D.BA.2D_ARRAY.128.STRONG.SM.TRAP [R8], R4, UR4, 0x0 ;", 0, {}, in, err)) << err;
   EXPECT_EQ(in.ops[0].kind, OpndKind::Mem);
   EXPECT_EQ(in.ops[0].mem_base, 8);
-  // Registers and numbers are not words.
+  // Registers and numbers are not words; a register-shaped bad register stays an error.
   ASSERT_TRUE(parse_sass("MOV R1, R2 ;", 0, {}, in, err));
   EXPECT_EQ(in.ops[1].kind, OpndKind::Reg);
+  EXPECT_FALSE(parse_sass("MOV R1, UR77 ;", 0, {}, in, err));
+  EXPECT_FALSE(parse_sass("MOV R1, lower ;", 0, {}, in, err));
+  ASSERT_TRUE(parse_sass("DEPBAR.LE SB5, 0x4 ;", 0, {}, in, err)) << err;
+  EXPECT_EQ(in.ops[0].kind, OpndKind::Word);
 }
 
 // Point sampling with clamp: (x, y) = (5.5, -3.0) on a 4 x 2 texture is texel (3, 0); the
