@@ -36,7 +36,8 @@ Handler findHandler(const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
   for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers()})
     for (const HandlerRow &row : table)
-      if (row.family == in.opcode && takesType(row.types, t))
+      if (row.family == in.opcode && takesType(row.types, t) &&
+          (!row.accepts || row.accepts(in)))
         return row.handler;
   return nullptr;
 }

@@ -12,6 +12,10 @@
 #include <cstring>
 
 namespace ptxmini::exec {
+
+// references_int.cpp (integer-family tests)
+void ref_int32_ops(RefCtx& c);
+
 namespace {
 
 void ref_saxpy(RefCtx& c) {
@@ -561,6 +565,7 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"int32_ops", ref_int32_ops},
 };
 
 }  // namespace
