@@ -15,6 +15,7 @@ namespace ptxmini::exec {
 
 // references_int.cpp (integer-family tests)
 void ref_int32_ops(RefCtx& c);
+void ref_int64_ops(RefCtx& c);
 
 namespace {
 
@@ -566,6 +567,7 @@ const Entry kRefs[] = {
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
     {"int32_ops", ref_int32_ops},
+    {"int64_ops", ref_int64_ops},
 };
 
 }  // namespace

@@ -240,4 +240,144 @@ void ref_int32_ops(RefCtx& c) {
   }
 }
 
+
+namespace {
+using u128 = unsigned __int128;
+using i128 = __int128;
+u64 udiv64(u64 a, u64 b) { return b ? a / b : ~u64{0}; }
+u64 urem64(u64 a, u64 b) { return b ? a % b : ~u64{0}; }
+u64 sdiv64(u64 a, u64 b) {
+  if (!b) return ~u64{0};
+  return static_cast<u64>(static_cast<i128>(static_cast<i64>(a)) / static_cast<i64>(b));
+}
+u64 srem64(u64 a, u64 b) {
+  if (!b) return ~u64{0};
+  return static_cast<u64>(static_cast<i128>(static_cast<i64>(a)) % static_cast<i64>(b));
+}
+i64 s64(u64 v) { return static_cast<i64>(v); }
+u64 shl64(u64 v, u32 n) { return n >= 64 ? 0 : v << n; }
+u64 shru64(u64 v, u32 n) { return n >= 64 ? 0 : v >> n; }
+u64 shrs64(u64 v, u32 n) { return static_cast<u64>(s64(v) >> std::min<u32>(n, 63)); }
+u32 bfind64(u64 v, bool sgn, bool shiftamt) {
+  if (sgn && s64(v) < 0) v = ~v;
+  if (v == 0) return 0xffffffffu;
+  u32 pos = 63 - static_cast<u32>(std::countl_zero(v));
+  return shiftamt ? 63 - pos : pos;
+}
+}  // namespace
+
+void ref_int64_ops(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(7));
+  const u64 *A = c.buf<u64>("a"), *B = c.buf<u64>("b"), *C = c.buf<u64>("c");
+  const u32 *D = c.buf<u32>("d"), *E = c.buf<u32>("e");
+  u64* out = c.buf<u64>("out");
+  u32* out32 = c.buf<u32>("out32");
+  for (int i = 0; i < n; ++i) {
+    u64 x = A[i], y = B[i], w = C[i];
+    u32 s = D[i], t = E[i];
+    u64* o = out + i * 64;
+    u32* q = out32 + i * 24;
+    u128 uxy = static_cast<u128>(x) * y;
+    i128 sxy = static_cast<i128>(s64(x)) * s64(y);
+    o[0] = x + y;
+    o[1] = x - y;
+    o[2] = x + 0x100000005ull;
+    o[3] = x - 5;
+    o[4] = 7 - x;
+    o[5] = x * y;
+    o[6] = x * 1000;
+    o[7] = static_cast<u64>(uxy >> 64);
+    o[8] = static_cast<u64>(static_cast<u128>(sxy) >> 64);
+    o[9] = x * y + w;
+    o[10] = static_cast<u64>(uxy >> 64) + w;
+    o[11] = 0 - x;
+    o[12] = s64(x) < 0 ? 0 - x : x;
+    o[13] = static_cast<u64>(std::min(s64(x), s64(y)));
+    o[14] = static_cast<u64>(std::max(s64(x), s64(y)));
+    o[15] = std::min(x, y);
+    o[16] = std::max(x, y);
+    o[17] = shl64(x, s);
+    o[18] = shru64(x, s);
+    o[19] = shrs64(x, s);
+    o[20] = x << 5;
+    o[21] = x << 40;
+    o[22] = x >> 40;
+    o[23] = shrs64(x, 40);
+    o[24] = shrs64(x, 63);
+    o[25] = 0;
+    o[26] = shrs64(x, 7);
+    o[27] = x & y;
+    o[28] = x | 0x100000001ull;
+    o[29] = x ^ y;
+    o[30] = ~x;
+    {
+      u64 r = 0;
+      for (int k = 0; k < 64; ++k) r |= (x >> k & 1) << (63 - k);
+      o[31] = r;
+    }
+    o[32] = bfe(x, t, t >> 8, 63, false);
+    o[33] = bfe(x, t, t >> 8, 63, true);
+    o[34] = bfi(x, y, t, t >> 8, 63);
+    o[35] = bfe(x, 5, 20, 63, false);
+    o[36] = bfe(x, 60, 10, 63, true);
+    o[37] = (s & 1) ? x : y;
+    o[38] = (s & 1) ? 5 : y;
+    o[39] = sx(s) >= 0 ? x : y;
+    o[40] = static_cast<u64>(static_cast<i64>(sx(s)) * sx(t));
+    o[41] = u64{s} * t;
+    o[42] = static_cast<u64>(static_cast<i64>(sx(s)) * sx(t)) + x;
+    o[43] = u64{s} * t + x;
+    o[44] = u64{t} * 1000;
+    o[45] = udiv64(x, y);
+    o[46] = urem64(x, y);
+    o[47] = sdiv64(x, y);
+    o[48] = srem64(x, y);
+    o[49] = x / 10;
+    o[50] = sdiv64(x, static_cast<u64>(-3));
+    {  // 128-bit (y:x) + (w:x), (y:x) - (w:x) with the borrow as the hardware carry, and
+       // x * y + w as a 128-bit value
+      u128 X = static_cast<u128>(y) << 64 | x, W = static_cast<u128>(x) << 64 | w;
+      u128 S = X + W, D = X - W;
+      o[51] = static_cast<u64>(S), o[52] = static_cast<u64>(S >> 64);
+      o[53] = static_cast<u64>(D), o[54] = static_cast<u64>(D >> 64);
+      u128 M = uxy + w;
+      o[55] = static_cast<u64>(M), o[56] = static_cast<u64>(M >> 64);
+    }
+    o[57] = x == 0 ? 1 : 0;
+    o[58] = x < y ? x + y : w;
+    o[59] = y != 0 ? sdiv64(x, y) : w;
+    o[60] = x ^ 0x123456789abcdef0ull;
+    o[61] = std::min<u64>(x, 7);
+    o[62] = static_cast<u64>(std::max<i64>(s64(x), -1));
+    o[63] = w + (s64(x) < s64(y) ? y - x : x - y);
+    q[0] = static_cast<u32>(std::popcount(x));
+    q[1] = static_cast<u32>(std::countl_zero(x));
+    q[2] = bfind64(x, false, false);
+    q[3] = bfind64(x, true, false);
+    q[4] = bfind64(x, false, true);
+    q[5] = bfind64(x, true, true);
+    q[6] = s64(x) < s64(y);
+    q[7] = s64(x) <= s64(y);
+    q[8] = s64(x) > s64(y);
+    q[9] = s64(x) >= s64(y);
+    q[10] = x == y;
+    q[11] = x != y;
+    q[12] = x < y;
+    q[13] = x <= y;
+    q[14] = x > y;
+    q[15] = x >= y;
+    q[16] = x > y && (s & 1);
+    {
+      bool qq = (s & 1) != 0, r = s64(x) < s64(y);
+      q[17] = ((r || !qq) ? 1u : 0u) + ((!r || !qq) ? 2u : 0u);
+    }
+    q[18] = x <= 100;
+    q[19] = -5 < s64(x);
+    q[20] = s64(x) >= 0x100000000ll;
+    q[21] = x == ~u64{0};
+    q[22] = s64(x) < s64(y) ? 0xffffffffu : 0u;
+    q[23] = x > y ? 0x3f800000u : 0u;
+  }
+}
+
 }  // namespace ptxmini::exec
