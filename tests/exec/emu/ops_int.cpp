@@ -448,9 +448,13 @@ void op_p2r(Exec& e) {
 }
 
 // R2P PR, a, mask: predicates i with mask bit i set take bit i of a (byte .Bn).
+// The byte select is a suffix of the source register as nvdisasm prints it (`R2P PR, R0.B1,
+// 0x7f`; sm90_forms.def), or an instruction modifier in older spellings.
 void op_r2p(Exec& e) {
   if (e.op(0).kind != OpndKind::SReg || e.op(0).sreg_name != "PR") e.trap("R2P expects PR as its destination");
-  int sh = e.in.has("B1") ? 8 : e.in.has("B2") ? 16 : e.in.has("B3") ? 24 : 0;
+  const std::string& sfx = e.op(1).suffix;
+  int sh = (e.in.has("B1") || sfx == "B1") ? 8 : (e.in.has("B2") || sfx == "B2") ? 16
+         : (e.in.has("B3") || sfx == "B3") ? 24 : 0;
   e.each([&](int l) {
     uint32_t v = e.u32(l, e.op(1)) >> sh, m = e.u32(l, e.op(2)) & 0x7f;
     auto& P = e.w.t[l].P;

@@ -16,6 +16,8 @@ namespace ptxmini::exec {
 // references_int.cpp (integer-family tests)
 void ref_int32_ops(RefCtx& c);
 void ref_int64_ops(RefCtx& c);
+void ref_int16_ops(RefCtx& c);
+void ref_int_div(RefCtx& c);
 
 namespace {
 
@@ -568,6 +570,8 @@ const Entry kRefs[] = {
     {"local_generic", ref_local_generic},
     {"int32_ops", ref_int32_ops},
     {"int64_ops", ref_int64_ops},
+    {"int16_ops", ref_int16_ops},
+    {"int_div", ref_int_div},
 };
 
 }  // namespace

@@ -380,4 +380,94 @@ void ref_int64_ops(RefCtx& c) {
   }
 }
 
+
+void ref_int16_ops(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(4));
+  const u32 *A = c.buf<u32>("a"), *B = c.buf<u32>("b"), *C = c.buf<u32>("c");
+  u32* out = c.buf<u32>("out");
+  auto U = [](u32 v) { return v & 0xffffu; };                               // mul.wide.u16 by 1
+  auto S = [](u32 v) { return static_cast<u32>(static_cast<i32>(static_cast<i16>(v))); };  // .s16
+  auto s16 = [](u16 v) { return static_cast<i32>(static_cast<i16>(v)); };
+  for (int i = 0; i < n; ++i) {
+    u16 hx = static_cast<u16>(A[i]), hy = static_cast<u16>(B[i]), hz = static_cast<u16>(C[i]);
+    u32 z = C[i];
+    u32* o = out + i * 40;
+    o[0] = U(hx + hy);
+    o[1] = U(static_cast<u32>(hx - hy));
+    o[2] = S(static_cast<u32>(s16(hx) * s16(hy)));
+    o[3] = S(static_cast<u32>((s16(hx) * s16(hy)) >> 16));
+    o[4] = U((u32{hx} * hy) >> 16);
+    o[5] = U(u32{hx} * hy + hz);
+    o[6] = static_cast<u32>(s16(hx) * s16(hy));
+    o[7] = u32{hx} * hy;
+    o[8] = u32{hx} * hy + z;
+    o[9] = U(0u - hx);
+    o[10] = U(static_cast<u32>(s16(hx) < 0 ? -s16(hx) : s16(hx)));
+    o[11] = S(static_cast<u32>(std::min(s16(hx), s16(hy))));
+    o[12] = S(static_cast<u32>(std::max(s16(hx), s16(hy))));
+    o[13] = std::min(hx, hy);
+    o[14] = std::max(hx, hy);
+    o[15] = z >= 16 ? 0 : U(u32{hx} << z);
+    o[16] = z >= 16 ? 0 : u32{hx} >> z;
+    o[17] = S(static_cast<u32>(s16(hx) >> std::min<u32>(z, 15)));
+    o[18] = S(static_cast<u32>(s16(hx) >> 3));
+    o[19] = 0;
+    o[20] = hx & hy;
+    o[21] = hx | 0xff00u;
+    o[22] = hx ^ hy;
+    o[23] = U(~u32{hx});
+    o[24] = hx == 0 ? 1 : 0;
+    o[25] = (z & 1) ? hx : hy;
+    o[26] = (z & 1) ? 0x1234u : hy;
+    o[27] = hy ? hx / hy : 0xffffu;
+    o[28] = hy ? hx % hy : 0xffffu;
+    o[29] = hy ? S(static_cast<u32>(s16(hx) / s16(hy))) : 0xffffffffu;
+    o[30] = hy ? S(static_cast<u32>(s16(hx) % s16(hy))) : 0xffffffffu;
+    o[31] = hx / 7u;
+    o[32] = U(hz + (hx < hy ? hy - hx : hx - hy));
+    o[33] = U(static_cast<u32>(hz + (s16(hx) < s16(hy) ? s16(hy) - s16(hx) : s16(hx) - s16(hy))));
+    o[34] = U(u32{hx} * 0x9e37u);
+    o[35] = U(hx + 0xffffu);
+    o[36] = s16(hx) < s16(hy) ? 0xffffffffu : 0u;
+    o[37] = hx >= hy ? 0xffffffffu : 0u;
+    {
+      bool r[12] = {s16(hx) < s16(hy), s16(hx) <= s16(hy), s16(hx) > s16(hy), s16(hx) >= s16(hy),
+                    hx == hy, hx != hy, hx < hy, hx <= hy, hx > hy, hx >= hy, hx == hy, hx != hy};
+      u32 v = 0;
+      for (int k = 0; k < 12; ++k) v += r[k] ? (1u << k) : 0u;
+      o[38] = v;
+    }
+    {
+      bool p1 = hx == 5, p2 = -3 < s16(hx), p3 = hx > hy && p2;
+      o[39] = (p1 ? 1u : 0u) + (p2 ? 2u : 0u) + (p3 ? 4u : 0u);
+    }
+  }
+}
+
+
+void ref_int_div(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(7));
+  const u64 *A = c.buf<u64>("a"), *B = c.buf<u64>("b");
+  const u32 *C = c.buf<u32>("c"), *D = c.buf<u32>("d"), *E = c.buf<u32>("e");
+  u64* out = c.buf<u64>("out");
+  u32* out32 = c.buf<u32>("out32");
+  for (int i = 0; i < n; ++i) {
+    u64 x = A[i], y = B[i];
+    u32 s = C[i], x32 = D[i], y32 = E[i];
+    u64* o = out + i * 4;
+    u32* q = out32 + i * 4;
+    u64 du = y >> (s & 63), ds = shrs64(y, s & 63);
+    o[0] = udiv64(x, du);
+    o[1] = urem64(x, du);
+    o[2] = sdiv64(x, ds);
+    o[3] = srem64(x, ds);
+    u32 k = (s >> 8) & 31;
+    u32 eu = y32 >> k, es = static_cast<u32>(sx(y32) >> k);
+    q[0] = udiv32(x32, eu);
+    q[1] = urem32(x32, eu);
+    q[2] = sdiv32(x32, es);
+    q[3] = srem32(x32, es);
+  }
+}
+
 }  // namespace ptxmini::exec

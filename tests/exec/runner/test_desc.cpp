@@ -138,7 +138,7 @@ bool generate_buffers(TestDesc& d, std::string& err) {
       double lo = getd("lo", is_float(b.type) ? -1.0 : 0.0), hi = getd("hi", is_float(b.type) ? 1.0 : 1000.0);
       // Integer edge values first (edges=row|col, see the header), then random values; full=1
       // draws every bit at random instead of lo..hi.
-      const std::vector<int64_t>& E = edge_values(n);
+      const std::vector<int64_t>& E = edge_values(static_cast<size_t>(getd("edgebits", 8.0 * static_cast<double>(n))) / 8);
       std::string edges = kv.count("edges") ? kv["edges"] : "";
       bool full = getd("full", 0) != 0;
       uint64_t k = E.size(), skip = edges.empty() || is_float(b.type) ? 0 : k * k;

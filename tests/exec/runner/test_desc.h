@@ -12,7 +12,8 @@
  *                       [edges=row|col]   integers: the first K*K elements are edge values
  *                                         (0, 1, -1, shift widths, type extremes; K of them),
  *                                         E[i / K] for `row`, E[i % K] for `col`, so a row
- *                                         and a col buffer meet in every pair of edge values
+ *                                         and a col buffer meet in every pair of edge values;
+ *                                         edgebits=8|16|32|64 takes another width's list
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
  *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
