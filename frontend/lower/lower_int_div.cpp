@@ -30,12 +30,16 @@ namespace {
 
 Operand negImm(const Operand &x) { return negate(x); }
 
-/// q = n / d and r = n % d on unsigned 32-bit values (either may be unwanted: kind None).
-/// Must run with no PTX guard active. No division-by-zero fix-up.
-void udivmod32(IntSel &s, const Operand &n0, const Operand &d, Operand &q, Operand &r) {
+/// q = n / d and r = n % d on unsigned 32-bit values (either may be unwanted: kind None on
+/// entry; a register given on entry is where that result is built, else a temporary). Must
+/// run with no PTX guard active. No division-by-zero fix-up.
+void udivmod32(IntSel &s, const Operand &n0, const Operand &d, Operand &q, Operand &r,
+               bool wantQ, bool wantR) {
   Operand n = s.inReg(n0);
   Operand f = s.temp(), f2 = s.temp(), t = s.temp(), x = s.temp(), e = s.temp(), h = s.temp(),
-          x2 = s.temp(), qq = s.temp(), rr = s.temp();
+          x2 = s.temp();
+  Operand qq = q.kind != ori::OperandKind::None ? q : s.temp();
+  Operand rr = r.kind != ori::OperandKind::None ? r : s.temp();
   s.emit(Opcode::I2F, {Modifier::U32, Modifier::RP}, {f}, {d});
   s.emit(Opcode::MUFU, {Modifier::RCP}, {f2}, {f});
   s.emit(Opcode::IADD3, {}, {t}, {f2, imm(0xffffffe), RZ()});
@@ -57,9 +61,9 @@ void udivmod32(IntSel &s, const Operand &n0, const Operand &d, Operand &q, Opera
   s.emitIf(p0, Opcode::IADD3, {}, {rr}, {rr, negate(d), RZ()});
   s.emitIf(p0, Opcode::IADD3, {}, {qq}, {qq, imm(1), RZ()});
   s.emit(Opcode::ISETP, {Modifier::GE, Modifier::U32, Modifier::AND}, {p1, PT()}, {rr, d, PT()});
-  if (q.kind != ori::OperandKind::None)
+  if (wantQ)
     s.emitIf(p1, Opcode::IADD3, {}, {qq}, {qq, imm(1), RZ()});
-  if (r.kind != ori::OperandKind::None)
+  if (wantR)
     s.emitIf(p1, Opcode::IADD3, {}, {rr}, {rr, negate(d), RZ()});
   q = qq;
   r = rr;
@@ -89,29 +93,31 @@ Operand iabs(IntSel &s, const Operand &x) {
 void divrem32(IntSel &s, const Operand &out, const Operand &n0, const Operand &d0, bool rem,
               bool sgn, unsigned bits) {
   Operand n = s.ext(n0, bits, sgn), d = s.ext(d0, bits, sgn);
+  // The result is built in `out` itself unless `out` is also a source (the sequence reads
+  // the sources after its first write of the result).
+  Operand into = IntSel::aliases(out, {n0, d0}) ? s.temp() : out;
   Operand q, r;
-  (rem ? r : q) = s.temp(); // marks which result is wanted
+  (rem ? r : q) = into;
   if (!sgn) {
-    udivmod32(s, n, d, q, r);
+    udivmod32(s, n, d, q, r, !rem, rem);
   } else {
     Operand an = iabs(s, n), ad = iabs(s, d);
-    Operand qq = rem ? Operand{} : s.temp(), rr = rem ? s.temp() : Operand{};
-    udivmod32(s, an, ad, qq, rr);
+    udivmod32(s, an, ad, q, r, !rem, rem);
     Operand p = s.ptemp();
     if (rem) {
       s.emit(Opcode::ISETP, {Modifier::GE, Modifier::AND}, {p, PT()}, {s.inReg(n), RZ(), PT()});
-      s.emitIf(notP(p), Opcode::IADD3, {}, {rr}, {negate(rr), RZ(), RZ()});
+      s.emitIf(notP(p), Opcode::IADD3, {}, {r}, {negate(r), RZ(), RZ()});
     } else {
       Operand x = s.temp();
       s.emit(Opcode::LOP3, {Modifier::LUT}, {x}, {s.inReg(n), d, RZ(), imm(0x3c), NPT()});
       s.emit(Opcode::ISETP, {Modifier::GE, Modifier::AND}, {p, PT()}, {x, RZ(), PT()});
-      s.emitIf(notP(p), Opcode::IADD3, {}, {qq}, {negate(qq), RZ(), RZ()});
+      s.emitIf(notP(p), Opcode::IADD3, {}, {q}, {negate(q), RZ(), RZ()});
     }
-    q = qq, r = rr;
   }
   Operand res = rem ? r : q;
   zeroFix32(s, res, d);
-  s.emit(Opcode::MOV, {}, {out}, {res});
+  if (res.reg != out.reg)
+    s.emit(Opcode::MOV, {}, {out}, {res});
 }
 
 /// Unsigned 64-bit quotient and remainder (pairs); d == 0 is not fixed up here.
