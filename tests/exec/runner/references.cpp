@@ -541,6 +541,12 @@ void ref_local_generic(RefCtx& c) {
   }
 }
 
+// large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
+void ref_large_param(RefCtx& c) {
+  const int32_t* p = c.buf<int32_t>("p");
+  for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -568,6 +574,7 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"large_param", ref_large_param},
     {"int32_ops", ref_int32_ops},
     {"int64_ops", ref_int64_ops},
     {"int16_ops", ref_int16_ops},

@@ -16,6 +16,7 @@
  *                                         edgebits=8|16|32|64 takes another width's list
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
+ *   param   blob <buffer>       a by-value parameter (a struct) whose bytes are the buffer's
  *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
  *   reference <name>            the C++ CPU reference (references.cpp) that computes outputs
  *   expect_trap <text>          a negative test: the emulator must trap with <text> in the message
@@ -38,7 +39,7 @@ struct BufferDesc {
 };
 
 struct ParamDesc {
-  std::string type;   // scalar type or "ptr"
+  std::string type;   // scalar type, "ptr" or "blob"
   std::string value;  // literal or buffer name
 };
 
@@ -56,6 +57,7 @@ struct TestDesc {
   std::vector<OutputDesc> outputs;
 
   BufferDesc* buffer(const std::string& n);
+  const BufferDesc* buffer(const std::string& n) const;
 };
 
 size_t type_size(const std::string& t);  // 0 if unknown
