@@ -22,8 +22,7 @@
 ///   bfi.32               SHF.L.U32 f by pos, BMSK pos, len, LOP3 0xe2 (mask selects)
 ///   bfe/bfi.64           GUESS-free arithmetic of our own (64-bit shifts and masks), not
 ///                        ptxas's sequences; see bfe64/bfi64
-///   bmsk / szext         BMSK[.W] / SGXT[.U32] (szext.wrap: the amount & 31 first; ptxas's
-///                        SGXT.W has no row in our tables yet)
+///   bmsk / szext         BMSK[.W] / SGXT[.W][.U32]
 ///   prmt[.mode]          PRMT[.F4E|.B4E|.RC8|.ECL|.ECR|.RC16] d, a, c, b
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_int.h"
@@ -423,21 +422,13 @@ bool lowerSzext(LowerCtx &ctx, const ptx::Instruction &in) {
   Operand d, x[2];
   if (!s.operands(2, d, x))
     return false;
-  Operand b = s.r32(x[1]);
-  if (in.has("wrap")) {
-    if (b.kind == ori::OperandKind::Imm) {
-      b = s.r32(imm(b.imm & 31));
-    } else {
-      Operand t = s.temp();
-      s.emit(Opcode::LOP3, {Modifier::LUT}, {t}, {b, imm(31), RZ(), imm(0xc0), NPT()});
-      b = t;
-    }
-  }
-  Operand a = s.inReg(s.r32(x[0]));
-  if (s.isSigned())
-    s.emit(Opcode::SGXT, {}, {d}, {a, b});
-  else
-    s.emit(Opcode::SGXT, {Modifier::U32}, {d}, {a, b});
+  // HW: ptxas: szext.clamp -> SGXT[.U32], szext.wrap -> SGXT.W[.U32].
+  Operand a = s.inReg(s.r32(x[0])), b = s.r32(x[1]);
+  bool w = in.has("wrap");
+  ori::Instr &i = s.isSigned() ? s.emit(Opcode::SGXT, {}, {d}, {a, b})
+                                : s.emit(Opcode::SGXT, {Modifier::U32}, {d}, {a, b});
+  if (w) // nvdisasm prints .W before .U32
+    i.mods.insert(i.mods.begin(), Modifier::W);
   return true;
 }
 

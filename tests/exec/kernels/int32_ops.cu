@@ -13,7 +13,7 @@ extern "C" __global__ void int32_ops(const unsigned* a, const unsigned* b, const
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   unsigned x = a[i], y = b[i], z = c[i];
-  unsigned* o = out + i * 96;
+  unsigned* o = out + i * 100;
   o[0] = OP("add.sat.s32 %0, %1, %2;");
   o[1] = OP("sub.sat.s32 %0, %1, %2;");
   o[2] = OP("mul.hi.s32 %0, %1, %2;");
@@ -116,4 +116,8 @@ extern "C" __global__ void int32_ops(const unsigned* a, const unsigned* b, const
   o[93] = OP("mul.lo.u32 %0, %1, -3;");
   o[94] = OP("{ .reg .pred p; setp.hs.u32 p, %1, %2; selp.b32 %0, %3, 0x5a5a, p; }");
   o[95] = OP("bmsk.clamp.b32 %0, %1, %2;");
+  o[96] = OP("bmsk.wrap.b32 %0, %1, %2;");
+  o[97] = OP("szext.clamp.s32 %0, %1, %3;");
+  o[98] = OP("szext.wrap.u32 %0, %1, %3;");
+  o[99] = OP("prmt.b32 %0, %1, %2, 0x7531;");
 }

@@ -120,7 +120,7 @@ void ref_int32_ops(RefCtx& c) {
   u32* out = c.buf<u32>("out");
   for (int i = 0; i < n; ++i) {
     u32 x = A[i], y = B[i], z = C[i];
-    u32* o = out + i * 96;
+    u32* o = out + i * 100;
     i64 sxy = static_cast<i64>(sx(x)) * sx(y);
     u64 uxy = u64{x} * y;
     o[0] = sat32(static_cast<i64>(sx(x)) + sx(y));
@@ -237,6 +237,13 @@ void ref_int32_ops(RefCtx& c) {
       u32 pos = std::min<u32>(x, 32), len = std::min<u32>(y, 32);
       o[95] = static_cast<u32>(((u64{1} << len) - 1) << pos);
     }
+    o[96] = static_cast<u32>(((u64{1} << (y & 31)) - 1) << (x & 31));
+    {  // szext: extend the low N bits, N clamped to 0..32 or taken mod 32; N = 0 gives 0
+      u32 nc = std::min<u32>(z, 32), nw = z & 31;
+      o[97] = nc == 0 ? 0 : sext(x, static_cast<int>(nc));
+      o[98] = nw == 0 ? 0 : zext(x, static_cast<int>(nw));
+    }
+    o[99] = prmt(x, y, 0x7531, -1);
   }
 }
 
