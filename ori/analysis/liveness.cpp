@@ -91,6 +91,42 @@ Liveness computeLiveness(const Function &f) {
       }
     }
   }
+  // A register is live only where a definition of it may have happened: forward "maybe
+  // defined" sets (any definition, guarded or partial, on some path from the entry, block 0)
+  // cut the backward solution. Without the cut, a temporary written under a guard (which
+  // does not kill) would look live from the function entry down to its use; the value a read
+  // sees where no definition reaches is undefined anyway, so no register needs to hold it.
+  std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nr)), defIn(nb, llvm::BitVector(nr)),
+      defOut(nb, llvm::BitVector(nr));
+  for (size_t b = 0; b < nb; ++b)
+    for (const Instr &in : f.blocks[b].instrs)
+      for (const Operand &d : in.defs())
+        if (int64_t r = index(d); r >= 0)
+          defs[b].set(static_cast<unsigned>(r));
+  changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t b = 0; b < nb; ++b) {
+      llvm::BitVector out = defIn[b];
+      out |= defs[b];
+      if (out != defOut[b]) {
+        defOut[b] = out;
+        changed = true;
+      }
+      for (uint32_t s : f.blocks[b].succs) {
+        llvm::BitVector in = defIn[s];
+        in |= out;
+        if (in != defIn[s]) {
+          defIn[s] = std::move(in);
+          changed = true;
+        }
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b) {
+    lv.liveIn[b] &= defIn[b];
+    lv.liveOut[b] &= defOut[b];
+  }
   return lv;
 }
 
