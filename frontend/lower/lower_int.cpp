@@ -172,15 +172,20 @@ void IntSel::copy(const Operand &d, const Operand &v, unsigned width) {
 void IntSel::add64(const Operand &d, const Operand &a, const Operand &b0, bool sub,
                    Operand carryOut) {
   Operand b = b0;
-  if (sub && b.kind == ori::OperandKind::Imm) { // a - k = a + (-k)
+  // a - k = a + (-k) for an immediate k, unless the carry is wanted: sub.cc's carry is "no
+  // borrow", which a + (-0) would not produce for k = 0.
+  if (sub && b.kind == ori::OperandKind::Imm && carryOut.kind == ori::OperandKind::None) {
     b = imm(static_cast<int64_t>(0 - static_cast<uint64_t>(b.imm)));
     sub = false;
   }
   Operand c = ptemp();
   Operand bLo = lo(b), bHi = hi(b);
   if (sub) {
-    bLo = negate(bLo);
-    bHi.mods ^= ori::OM_INV;
+    bLo = negate(bLo); // an immediate half negated, RZ as -RZ (carry out 1)
+    if (bHi.kind == ori::OperandKind::Imm)
+      bHi = imm(~static_cast<uint32_t>(bHi.imm));
+    else
+      bHi.mods ^= ori::OM_INV;
   }
   emit(Opcode::IADD3, {}, {component(d, 0), c}, {lo(a), bLo, RZ()});
   if (carryOut.kind != ori::OperandKind::None)

@@ -10,7 +10,9 @@
 ///   add.cc/addc/sub.cc/subc/mad.cc/madc
 ///                        the carry flag is a predicate (ctx.carryFlag): IADD3 d, P, ... and
 ///                        IADD3.X d, P', a, b|~b, RZ, P, !PT. After a subtraction P is the
-///                        hardware's "no borrow", as in ptxas's code; subc adds ~b + P.
+///                        hardware's "no borrow", as in ptxas's code; subc adds ~b + P. A
+///                        guarded .cc instruction rewrites the same predicate, so a false
+///                        guard leaves the flag as it was.
 ///   mul.lo / mad.lo      IMAD d, a, b, c|RZ (16-bit too: the low bits do not depend on the
 ///                        upper ones); 64-bit: cross IMADs + IMAD.WIDE.U32 + IADD3
 ///   mul.hi.32            IMAD.HI[.U32] d, a, b, RZ (mad.hi adds c with IADD3)
@@ -45,11 +47,20 @@ Operand carryIn(LowerCtx &ctx) {
   return ctx.carryFlag.kind == ori::OperandKind::None ? NPT() : ctx.carryFlag;
 }
 
+/// The predicate a `.cc` instruction writes its carry to. A guarded one writes the current
+/// carry predicate itself, so that when its guard is false the flag keeps its old value (as
+/// PTX's CC.CF does); an unguarded one starts a fresh predicate.
+Operand carryOut(LowerCtx &ctx) {
+  if (ctx.curGuard.kind != ori::OperandKind::None && ctx.carryFlag.kind != ori::OperandKind::None)
+    return ctx.carryFlag;
+  return ctx.temp(RegClass::P);
+}
+
 /// d = a + b + carry (b inverted for subc), 32 or 64 bits, with an optional carry out.
 void addWithCarry(IntSel &s, const Operand &d, const Operand &a, const Operand &b, bool sub,
                   bool cc, unsigned bits) {
   Operand pin = carryIn(s.ctx);
-  Operand pout = cc ? s.ptemp() : Operand{};
+  Operand pout = cc ? carryOut(s.ctx) : Operand{};
   auto step = [&](const Operand &dd, const Operand &x, const Operand &y, const Operand &ci,
                   const Operand &co) {
     Operand yy = sub ? inv(y) : y;
@@ -83,7 +94,7 @@ bool lowerAddSub(LowerCtx &ctx, const ptx::Instruction &in, bool sub) {
   if ((sat && (bits != 32 || !s.isSigned())) || (cc && bits < 32) || (sat && cc))
     return s.fail();
   if (bits == 64) {
-    Operand p = cc ? s.ptemp() : Operand{};
+    Operand p = cc ? carryOut(ctx) : Operand{};
     s.add64(d, x[0], x[1], sub, p);
     if (cc)
       ctx.carryFlag = p;
@@ -92,7 +103,7 @@ bool lowerAddSub(LowerCtx &ctx, const ptx::Instruction &in, bool sub) {
   Operand a = s.r32(x[0]), b = s.r32(x[1]);
   Operand nb = sub ? negate(b) : b;
   if (cc) {
-    Operand p = s.ptemp();
+    Operand p = carryOut(ctx);
     s.emit(Opcode::IADD3, {}, {d, p}, {a, nb, RZ()});
     ctx.carryFlag = p;
     return true;
@@ -203,12 +214,12 @@ bool lowerMulMad(LowerCtx &ctx, const ptx::Instruction &in, bool mad, bool madc)
     return true;
   }
   if (bits == 64) {
-    Operand co = cc ? s.ptemp() : Operand{};
+    Operand co = cc ? carryOut(ctx) : Operand{};
     s.add64(d, p, c, false, co);
     if (cc)
       ctx.carryFlag = co;
   } else if (cc) {
-    Operand co = s.ptemp();
+    Operand co = carryOut(ctx);
     s.emit(Opcode::IADD3, {}, {d, co}, {p, s.r32(c), RZ()});
     ctx.carryFlag = co;
   } else {

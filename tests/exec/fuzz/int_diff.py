@@ -94,14 +94,24 @@ def program(seed, length):
         lambda: f"mov.u16 {r16()}, {R.randrange(65536)};",
         lambda: f"mov.b64 {r64()}, {i64()};",
         lambda: f"cnot.b64 {r64()}, {r64()};",
+        lambda: (f"add.cc.u32 {r32()}, {r32()}, {s32()}; addc.cc.u32 {r32()}, {r32()}, {s32()};"
+                 f" addc.u32 {r32()}, {s32()}, {s32()};"),
+        lambda: (f"sub.cc.u64 {r64()}, {r64()}, {s64()}; subc.cc.u64 {r64()}, {r64()}, {s64()};"
+                 f" subc.u32 {r32()}, {s32()}, {s32()};"),
+        lambda: (f"mad.lo.cc.u32 {r32()}, {r32()}, {s32()}, {s32()};"
+                 f" madc.hi.cc.u32 {r32()}, {r32()}, {s32()}, {s32()}; addc.u32 {r32()}, 0, 0;"),
+        lambda: f"mad.lo.cc.u64 {r64()}, {r64()}, {s64()}, {s64()}; madc.hi.u64 {r64()}, {r64()}, {s64()}, {s64()};",
         lambda: (lambda t: f"sad.{t} {r64()}, {r64()}, {r64()}, {s64()};" if '64' in t
                  else f"sad.{t} {r32()}, {r32()}, {r32()}, {s32()};")(ch(['s64', 'u64', 's32', 'u32'])),
     ]
     body = []
+    chain_seen = False  # a guarded .cc keeps the previous carry: only guard once one exists
     for _ in range(length):
         ins = R.choice(T)()
-        if R.random() < 0.15:
+        chain = ".cc" in ins
+        if R.random() < 0.15 and (chain_seen or not chain):
             ins = "@" + np_() + " " + ins
+        chain_seen |= chain
         body.append(ins)
     out = [".version 8.3", ".target sm_90", ".address_size 64",
            ".visible .entry k(.param .u64 pin, .param .u64 pout)", "{",
