@@ -367,6 +367,7 @@ constexpr std::array kRows = {
     HandlerRow{"selp", TypeClass::Any, lowerSelp},
     HandlerRow{"slct", TypeClass::Any, lowerSlct},
     HandlerRow{"mov", TypeClass::Int, lowerMov, movIsIntValue},
+    HandlerRow{"mov", TypeClass::Float, lowerMov, movIsWideFloatImm},
     // lower_int_div.cpp
     HandlerRow{"div", TypeClass::Int, lowerDiv},
     HandlerRow{"rem", TypeClass::Int, lowerRem},

@@ -188,6 +188,7 @@ bool lowerSelp(LowerCtx &, const ptx::Instruction &);
 bool lowerSlct(LowerCtx &, const ptx::Instruction &);
 bool lowerMov(LowerCtx &, const ptx::Instruction &);
 bool movIsIntValue(const ptx::Instruction &);
+bool movIsWideFloatImm(const ptx::Instruction &);
 // lower_int_div.cpp:
 bool lowerDiv(LowerCtx &, const ptx::Instruction &);
 bool lowerRem(LowerCtx &, const ptx::Instruction &);

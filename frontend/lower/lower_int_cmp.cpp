@@ -11,7 +11,7 @@
 ///   selp                       SEL d, a, b, p (two for 64-bit; swapped with !p when only b
 ///                              is a register)
 ///   slct.dtype.s32/.f32        ISETP.GE / FSETP.GE[.FTZ] c, 0 then SEL
-///   mov of immediates          MOV d, imm (64-bit: one per half); sub-word registers: MOV
+///   mov of immediates          MOV d, imm (64-bit, f64 too: one per half); sub-word registers: MOV
 ///   mov.pred                   PLOP3.LUT p, PT, q, PT, PT, 0xf0, 0x0 (PT/!PT for 1/0)
 /// An immediate first source of a compare is swapped to the second place with the mirrored
 /// comparison (ISETP's a is a register).
@@ -255,6 +255,13 @@ bool movIsIntValue(const ptx::Instruction &in) {
     return true;
   // Sub-word registers (special registers are all 32-bit or wider).
   return ptx::typeBits(t) <= 16 && src.is<ptx::RegOperand>();
+}
+
+bool movIsWideFloatImm(const ptx::Instruction &in) {
+  // mov.f64 d, 0d...: the immediate's bits, one MOV per half, like an integer immediate.
+  return in.operands.size() == 2 && in.operands[0].is<ptx::RegOperand>() &&
+         ptx::typeBits(in.type()) == 64 &&
+         (in.operands[1].is<ptx::FloatOperand>() || in.operands[1].is<ptx::ImmOperand>());
 }
 
 bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
