@@ -355,7 +355,9 @@ private:
     case Val::Kind::Name:
       if (v.name == "_")
         op.value = ptx::SinkOperand{};
-      else if (v.name[0] == '%' && v.offset == 0)
+      // A negated name is a predicate register even without the '%' (`!p` of a
+      // `.reg .pred p` in inline PTX); as a symbol it would lose its '!'.
+      else if ((v.name[0] == '%' || v.negated) && v.offset == 0)
         op.value = ptx::RegOperand{v.name, v.negated};
       else
         op.value = ptx::SymbolOperand{v.name, v.offset, ptx::SymbolOperand::Kind::Unresolved};
