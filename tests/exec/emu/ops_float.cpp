@@ -361,35 +361,40 @@ void halves(const Exec& e, int l, size_t i, const FpFormat& f, uint64_t h[2]) {
   }
 }
 
-// HADD2/HMUL2/HFMA2[.BF16_V2][.F32][.FTZ][.SAT]: per half a*b+c (add: a*1+c with the second
-// source as c; mul: a*b+(-0)), each rounded once to nearest even (computed exactly). .FTZ
-// flushes subnormal inputs and results; .SAT clamps to [0, 1] (NaN to +0); .F32 gives the low
-// half's result as one f32. A pair of immediates is printed high half first (HW:
-// "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08" sets R8 = 1, observed in ptxas output for a
-// constant 1); HFMA2.MMA d, a, bhi, blo, c puts the pair in b, d, a, b, chi, clo in c.
+// HADD2/HMUL2/HFMA2[.BF16_V2][.F32][.FTZ][.SAT]: per half a*b+c (add: a*1+c; mul: a*b+(-0)),
+// each rounded once to nearest even (computed exactly). .FTZ flushes subnormal inputs and
+// results; .SAT clamps to [0, 1] (NaN to +0); .F32 gives the low half's result as one f32.
+// Sources in order: a register operand is one source; float immediates come in pairs, high
+// half first, and a pair is one source. HW: the forms HFMA2.MMA d, a, b, imm_hi, imm_lo (c an
+// immediate pair, "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08") and HFMA2.MMA d, a, imm_hi, imm_lo, c
+// (b an immediate pair, "HFMA2.MMA R7, R4, 1, 1, R7" = a + c in cuda-samples' fp16ScalarProduct)
+// are both in ptxas 13.0 output (sm90_forms.def rows 0x435 and 0x835).
 void half_op(Exec& e, int kind) {  // 0 add, 1 mul, 2 fma
   bool f32 = e.in.has("F32"), ftzOn = e.in.has("FTZ"), sat = e.in.has("SAT");
   const FpFormat& f = e.in.has("BF16_V2") ? kBF16 : kF16;
   const FpFormat& out = f32 ? kF32 : f;
   size_t n = e.nops();
   e.each([&](int l) {
-    uint64_t a[2], b[2], c[2] = {0x8000, 0x8000};
-    halves(e, l, 1, f, a);
-    size_t ci = 3;
-    if (kind == 2 && n == 5 && e.op(2).kind == OpndKind::FImm && e.op(3).kind == OpndKind::FImm) {
-      b[1] = round_double(e.op(2).fimm, f, 0);
-      b[0] = round_double(e.op(3).fimm, f, 0);
-      ci = 4;
-    } else {
-      halves(e, l, 2, f, b);
-    }
-    if (kind == 2) {
-      if (ci == 3 && n == 5 && e.op(3).kind == OpndKind::FImm && e.op(4).kind == OpndKind::FImm) {
-        c[1] = round_double(e.op(3).fimm, f, 0);
-        c[0] = round_double(e.op(4).fimm, f, 0);
+    uint64_t src[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    size_t i = 1;
+    int nsrc = kind == 2 ? 3 : 2;
+    for (int k = 0; k < nsrc; ++k) {
+      if (i >= n) e.trap("half-precision instruction with too few sources");
+      if (e.op(i).kind == OpndKind::FImm) {
+        if (i + 1 >= n || e.op(i + 1).kind != OpndKind::FImm) e.trap("half immediate without its pair");
+        src[k][1] = round_double(e.op(i).fimm, f, 0);
+        src[k][0] = round_double(e.op(i + 1).fimm, f, 0);
+        i += 2;
       } else {
-        halves(e, l, ci, f, c);
+        halves(e, l, i, f, src[k]);
+        i += 1;
       }
+    }
+    if (i != n) e.trap("half-precision instruction with extra operands");
+    uint64_t a[2] = {src[0][0], src[0][1]}, b[2] = {src[1][0], src[1][1]}, c[2] = {0x8000, 0x8000};
+    if (kind == 2) {
+      c[0] = src[2][0];
+      c[1] = src[2][1];
     } else if (kind == 0) {
       c[0] = b[0];
       c[1] = b[1];

@@ -12,6 +12,13 @@
 #include <cstring>
 
 namespace ptxmini::exec {
+
+// references_int.cpp (integer-family tests)
+void ref_int32_ops(RefCtx& c);
+void ref_int64_ops(RefCtx& c);
+void ref_int16_ops(RefCtx& c);
+void ref_int_div(RefCtx& c);
+
 namespace {
 
 void ref_saxpy(RefCtx& c) {
@@ -534,6 +541,12 @@ void ref_local_generic(RefCtx& c) {
   }
 }
 
+// large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
+void ref_large_param(RefCtx& c) {
+  const int32_t* p = c.buf<int32_t>("p");
+  for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -561,6 +574,11 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"large_param", ref_large_param},
+    {"int32_ops", ref_int32_ops},
+    {"int64_ops", ref_int64_ops},
+    {"int16_ops", ref_int16_ops},
+    {"int_div", ref_int_div},
 };
 
 }  // namespace
@@ -571,6 +589,7 @@ struct CorpusRef {
 };
 extern const CorpusRef kCorpusRefs[];  // corpus_references.cpp, terminated by a null name
 extern const CorpusRef kFloatRefs[];   // references_float.cpp, terminated by a null name
+extern const CorpusRef kTextureRefs[];  // tex_references.cpp, terminated by a null name
 
 RefFn find_reference(const std::string& name) {
   for (auto& e : kRefs)
@@ -578,6 +597,8 @@ RefFn find_reference(const std::string& name) {
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e)
     if (name == e->name) return e->fn;
   for (const CorpusRef* e = kFloatRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e)
     if (name == e->name) return e->fn;
   return nullptr;
 }
@@ -587,6 +608,7 @@ std::vector<std::string> reference_names() {
   for (auto& e : kRefs) v.push_back(e.name);
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e) v.push_back(e->name);
   for (const CorpusRef* e = kFloatRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e) v.push_back(e->name);
   return v;
 }
 
