@@ -6,8 +6,10 @@
  *   block   <x> [<y> [<z>]]
  *   dynamic_shared <bytes>
  *   buffer  <name> <type> <count> <generator...>   type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
+ *           f16 bf16 (binary16 / bfloat16 bits, generated and compared as floats)
  *           generators: zero | iota [start=S] [step=D] | const value=V
- *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
+ *                     | random seed=N [lo=L] [hi=H] [quantum=Q]  (uniform; integers inclusive;
+ *                       floats rounded to a multiple of Q when given)
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
  *   param   blob <buffer>       a by-value parameter (a struct) whose bytes are the buffer's

@@ -1,0 +1,193 @@
+/* mma_references.cpp - C++ CPU references of the warp-level matrix execution tests
+ * (kernels/mma_*.ptx, ldmatrix.ptx, wmma_*.ptx).
+ *
+ * The mma kernels give every thread its own slots in each buffer: thread T of a warp w holds
+ * its fragment registers at [T * regs_per_thread ...]. The references rebuild each warp's
+ * matrices from those slots with the PTX ISA's fragment descriptions, which say for element
+ * i of a thread's fragment which (row, col) it is (groupID g = lane >> 2, threadID_in_group
+ * t = lane % 4), compute D = A * B + C in plain loops, and scatter D back the same way. This
+ * is the "element i -> (row, col)" direction of the ISA text, written independently of the
+ * emulator's "(row, col) -> lane, register" direction (emu/ops_mma.cpp).
+ * Floating sums are formed in double and rounded once; the hardware's accumulation order is
+ * undocumented, so the descriptions compare float outputs with a tolerance (f64 and integer
+ * outputs exactly: the f64 inputs are multiples of 1/16, so every sum is exact).
+ * The wmma kernels are plain row/column-major GEMM tiles: their references are ordinary
+ * matrix products over memory, independent of any fragment layout. */
+#include "tests/exec/emu/fp_util.h"
+#include "tests/exec/runner/test_desc.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace ptxmini::exec {
+namespace {
+
+struct RC {
+  int row, col;
+};
+// Element i of a thread's fragment -> (row, col). One function per operand layout of the ISA.
+using Layout = std::function<RC(int lane, int i)>;
+
+int G(int lane) { return lane >> 2; }
+int Tq(int lane) { return lane % 4; }
+
+// 16-bit A, m16n8k16: a0..a7; k8: a0..a3.
+RC a16_k16(int l, int i) { return {G(l) + ((i % 4) >= 2 ? 8 : 0), Tq(l) * 2 + (i & 1) + (i >= 4 ? 8 : 0)}; }
+RC a16_k8(int l, int i) { return {G(l) + (i >= 2 ? 8 : 0), Tq(l) * 2 + (i & 1)}; }
+// 16-bit B: b0..b3 (k16), b0..b1 (k8).
+RC b16(int l, int i) { return {Tq(l) * 2 + (i & 1) + (i >= 2 ? 8 : 0), G(l)}; }
+// C/D of m16n8: c0..c3.
+RC c16x8(int l, int i) { return {G(l) + (i >= 2 ? 8 : 0), Tq(l) * 2 + (i & 1)}; }
+// C/D of m8n8: c0..c1.
+RC c8x8(int l, int i) { return {G(l), Tq(l) * 2 + i}; }
+// tf32 / f64 A (one element per 32/64-bit slot): m16n8k8 a0..a3, k4 a0..a1; f64 m16n8k16 a0..a7.
+RC a32(int l, int i) { return {G(l) + (i % 2 ? 8 : 0), Tq(l) + 4 * (i / 2)}; }
+RC b32(int l, int i) { return {Tq(l) + 4 * i, G(l)}; }
+// 8-bit A: m16n8k32 a0..a15, m16n8k16 a0..a7; m8n8k16 a0..a3.
+RC a8_k32(int l, int i) { return {G(l) + ((i / 4) % 2 ? 8 : 0), Tq(l) * 4 + (i & 3) + (i >= 8 ? 16 : 0)}; }
+RC a8_m8(int l, int i) { return {G(l), Tq(l) * 4 + i}; }
+RC b8(int l, int i) { return {Tq(l) * 4 + (i & 3) + (i >= 4 ? 16 : 0), G(l)}; }
+// f64 m8n8k4: one A and one B element.
+RC a64_m8(int l, int) { return {G(l), Tq(l)}; }
+
+// Element accessors over a buffer of per-thread slots.
+struct Frag {
+  const uint8_t* base;
+  int slot_bytes;    // bytes per thread
+  int elem_bits;     // 8, 16, 32, 64
+  bool is_signed = false;
+  const char* kind;  // "f16" "bf16" "f32" "tf32" "f64" "i8" "i32"
+  double get(int thread, int i) const {
+    const uint8_t* p = base + static_cast<size_t>(thread) * slot_bytes + static_cast<size_t>(i) * elem_bits / 8;
+    std::string k = kind;
+    if (k == "f16" || k == "bf16") {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return k == "f16" ? half_to_float(h) : bitsf(uint32_t{h} << 16);
+    }
+    if (k == "f32" || k == "tf32") {
+      uint32_t u;
+      std::memcpy(&u, p, 4);
+      if (k == "tf32") u &= 0xffffe000u;  // exact tf32 inputs: no bits here
+      return bitsf(u);
+    }
+    if (k == "f64") {
+      double d;
+      std::memcpy(&d, p, 8);
+      return d;
+    }
+    if (k == "i8") return is_signed ? static_cast<int8_t>(*p) : *p;
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+};
+
+enum class Out { F32, F16, F64, S32Wrap, S32Sat };
+
+// One mma over every warp: D[m][n] = sum_k A[m][k] B[k][n] + C[m][n].
+void mma_ref(RefCtx& c, int threads, int M, int N, int K, const Frag& A, Layout la, int na, const Frag& B,
+             Layout lb, int nb, const Frag& C, Layout lc, int nc, const std::string& dname, int d_slot_bytes,
+             Out out) {
+  uint8_t* D = c.buf<uint8_t>(dname);
+  for (int w0 = 0; w0 < threads; w0 += 32) {
+    std::vector<double> a(M * K), b(K * N), cm(M * N);
+    for (int l = 0; l < 32; ++l) {
+      for (int i = 0; i < na; ++i) { RC rc = la(l, i); a[rc.row * K + rc.col] = A.get(w0 + l, i); }
+      for (int i = 0; i < nb; ++i) { RC rc = lb(l, i); b[rc.row * N + rc.col] = B.get(w0 + l, i); }
+      for (int i = 0; i < nc; ++i) { RC rc = lc(l, i); cm[rc.row * N + rc.col] = C.get(w0 + l, i); }
+    }
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < nc; ++i) {
+        RC rc = lc(l, i);
+        uint8_t* p = D + static_cast<size_t>(w0 + l) * d_slot_bytes;
+        if (out == Out::S32Wrap || out == Out::S32Sat) {
+          int64_t s = static_cast<int64_t>(cm[rc.row * N + rc.col]);
+          for (int k = 0; k < K; ++k)
+            s += static_cast<int64_t>(a[rc.row * K + k]) * static_cast<int64_t>(b[k * N + rc.col]);
+          if (out == Out::S32Sat) s = std::min<int64_t>(std::max<int64_t>(s, INT32_MIN), INT32_MAX);
+          uint32_t u = static_cast<uint32_t>(s);
+          std::memcpy(p + 4 * i, &u, 4);
+          continue;
+        }
+        double s = cm[rc.row * N + rc.col];
+        for (int k = 0; k < K; ++k) s += a[rc.row * K + k] * b[k * N + rc.col];
+        if (out == Out::F32) { float f = static_cast<float>(s); std::memcpy(p + 4 * i, &f, 4); }
+        else if (out == Out::F64) std::memcpy(p + 8 * i, &s, 8);
+        else { uint16_t h = double_to_half(s); std::memcpy(p + 2 * i, &h, 2); }
+      }
+  }
+}
+
+int threads_of(const RefCtx& c) { return static_cast<int>(c.d.grid[0] * c.d.block[0]); }
+
+void ref_mma_f16(RefCtx& c) {
+  int T = threads_of(c);
+  Frag A{c.buf<uint8_t>("a"), 16, 16, false, "f16"}, B{c.buf<uint8_t>("b"), 8, 16, false, "f16"};
+  Frag C32{c.buf<uint8_t>("c32"), 16, 32, false, "f32"}, C16{c.buf<uint8_t>("c16"), 8, 16, false, "f16"};
+  mma_ref(c, T, 16, 8, 16, A, a16_k16, 8, B, b16, 4, C32, c16x8, 4, "d0", 16, Out::F32);
+  mma_ref(c, T, 16, 8, 16, A, a16_k16, 8, B, b16, 4, C16, c16x8, 4, "d1", 8, Out::F16);
+  mma_ref(c, T, 16, 8, 8, A, a16_k8, 4, B, b16, 2, C32, c16x8, 4, "d2", 16, Out::F32);
+  mma_ref(c, T, 16, 8, 8, A, a16_k8, 4, B, b16, 2, C16, c16x8, 4, "d3", 8, Out::F16);
+}
+
+void ref_mma_bf16(RefCtx& c) {
+  int T = threads_of(c);
+  Frag A{c.buf<uint8_t>("a"), 16, 16, false, "bf16"}, B{c.buf<uint8_t>("b"), 8, 16, false, "bf16"};
+  Frag C{c.buf<uint8_t>("c"), 16, 32, false, "f32"};
+  mma_ref(c, T, 16, 8, 16, A, a16_k16, 8, B, b16, 4, C, c16x8, 4, "d0", 16, Out::F32);
+  mma_ref(c, T, 16, 8, 8, A, a16_k8, 4, B, b16, 2, C, c16x8, 4, "d1", 16, Out::F32);
+}
+
+void ref_mma_tf32(RefCtx& c) {
+  int T = threads_of(c);
+  Frag A{c.buf<uint8_t>("a"), 16, 32, false, "tf32"}, B{c.buf<uint8_t>("b"), 8, 32, false, "tf32"};
+  Frag C{c.buf<uint8_t>("c"), 16, 32, false, "f32"};
+  mma_ref(c, T, 16, 8, 8, A, a32, 4, B, b32, 2, C, c16x8, 4, "d0", 16, Out::F32);
+  mma_ref(c, T, 16, 8, 4, A, a32, 2, B, b32, 1, C, c16x8, 4, "d1", 16, Out::F32);
+}
+
+void ref_mma_int8(RefCtx& c) {
+  int T = threads_of(c);
+  Frag As{c.buf<uint8_t>("a"), 16, 8, true, "i8"}, Au{c.buf<uint8_t>("a"), 16, 8, false, "i8"};
+  Frag Bs{c.buf<uint8_t>("b"), 8, 8, true, "i8"}, Bu{c.buf<uint8_t>("b"), 8, 8, false, "i8"};
+  Frag C{c.buf<uint8_t>("c"), 16, 32, true, "i32"}, S{c.buf<uint8_t>("csat"), 16, 32, true, "i32"};
+  mma_ref(c, T, 16, 8, 32, As, a8_k32, 16, Bs, b8, 8, C, c16x8, 4, "d0", 16, Out::S32Wrap);
+  mma_ref(c, T, 16, 8, 32, As, a8_k32, 16, Bs, b8, 8, S, c16x8, 4, "d1", 16, Out::S32Sat);
+  mma_ref(c, T, 16, 8, 32, Au, a8_k32, 16, Bs, b8, 8, C, c16x8, 4, "d2", 16, Out::S32Wrap);
+  mma_ref(c, T, 16, 8, 16, As, a8_k32, 8, Bs, b8, 4, C, c16x8, 4, "d3", 16, Out::S32Wrap);
+  mma_ref(c, T, 16, 8, 16, As, a8_k32, 8, Bu, b8, 4, S, c16x8, 4, "d4", 16, Out::S32Sat);
+  mma_ref(c, T, 8, 8, 16, As, a8_m8, 4, Bs, b8, 4, S, c8x8, 2, "d5", 8, Out::S32Sat);
+  mma_ref(c, T, 8, 8, 16, Au, a8_m8, 4, Bu, b8, 4, C, c8x8, 2, "d6", 8, Out::S32Wrap);
+}
+
+void ref_mma_f64(RefCtx& c) {
+  int T = threads_of(c);
+  Frag A{c.buf<uint8_t>("a"), 64, 64, false, "f64"}, B{c.buf<uint8_t>("b"), 32, 64, false, "f64"};
+  Frag C{c.buf<uint8_t>("c"), 32, 64, false, "f64"};
+  mma_ref(c, T, 8, 8, 4, A, a64_m8, 1, B, b32, 1, C, c8x8, 2, "d0", 16, Out::F64);
+  mma_ref(c, T, 16, 8, 4, A, a32, 2, B, b32, 1, C, c16x8, 4, "d1", 32, Out::F64);
+  mma_ref(c, T, 16, 8, 8, A, a32, 4, B, b32, 2, C, c16x8, 4, "d2", 32, Out::F64);
+  mma_ref(c, T, 16, 8, 16, A, a32, 8, B, b32, 4, C, c16x8, 4, "d3", 32, Out::F64);
+}
+
+}  // namespace
+
+struct CorpusRef {
+  const char* name;
+  RefFn fn;
+};
+extern const CorpusRef kMmaRefs[];
+const CorpusRef kMmaRefs[] = {
+    {"mma_f16", ref_mma_f16},
+    {"mma_bf16", ref_mma_bf16},
+    {"mma_tf32", ref_mma_tf32},
+    {"mma_int8", ref_mma_int8},
+    {"mma_f64", ref_mma_f64},
+    {nullptr, nullptr},
+};
+
+}  // namespace ptxmini::exec
