@@ -174,6 +174,91 @@ void ref_mma_f64(RefCtx& c) {
   mma_ref(c, T, 16, 8, 16, A, a32, 8, B, b32, 4, C, c16x8, 4, "d3", 32, Out::F64);
 }
 
+// A plain GEMM over memory: D[i][j] = sum_k A(i, k) B(k, j) + C[i][j], with A row-major
+// (lda), B column-major (ldb), C and D row-major (ldc); element readers per type.
+template <class GetA, class GetB, class GetC, class PutD>
+void gemm_ref(int M, int N, int K, GetA ga, GetB gb, GetC gc, PutD pd) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = gc(i, j);
+      for (int k = 0; k < K; ++k) s += ga(i, k) * gb(k, j);
+      pd(i, j, s);
+    }
+}
+double h2d(const uint16_t* p, size_t i) { return half_to_float(p[i]); }
+double bf2d(const uint16_t* p, size_t i) { return bitsf(uint32_t{p[i]} << 16); }
+
+void ref_wmma_f16(RefCtx& c) {
+  const uint16_t *a = c.buf<uint16_t>("a"), *b = c.buf<uint16_t>("b");
+  const float* cm = c.buf<float>("c");
+  float* d = c.buf<float>("d");
+  gemm_ref(32, 32, 32, [&](int i, int k) { return h2d(a, i * 32 + k); },
+           [&](int k, int j) { return h2d(b, j * 32 + k); }, [&](int i, int j) { return double{cm[i * 32 + j]}; },
+           [&](int i, int j, double s) { d[i * 32 + j] = static_cast<float>(s); });
+}
+
+void ref_wmma_bf16(RefCtx& c) {
+  const uint16_t *a = c.buf<uint16_t>("a"), *b = c.buf<uint16_t>("b");
+  const float* cm = c.buf<float>("c");
+  float* d = c.buf<float>("d");
+  gemm_ref(32, 32, 32, [&](int i, int k) { return bf2d(a, i * 32 + k); },
+           [&](int k, int j) { return bf2d(b, j * 32 + k); }, [&](int i, int j) { return double{cm[i * 32 + j]}; },
+           [&](int i, int j, double s) { d[i * 32 + j] = static_cast<float>(s); });
+}
+
+void ref_wmma_tf32(RefCtx& c) {
+  const float *a = c.buf<float>("a"), *b = c.buf<float>("b"), *cm = c.buf<float>("c");
+  float* d = c.buf<float>("d");
+  gemm_ref(32, 32, 32, [&](int i, int k) { return double{a[i * 32 + k]}; },
+           [&](int k, int j) { return double{b[j * 32 + k]}; }, [&](int i, int j) { return double{cm[i * 32 + j]}; },
+           [&](int i, int j, double s) { d[i * 32 + j] = static_cast<float>(s); });
+}
+
+void ref_wmma_f64(RefCtx& c) {
+  const double *a = c.buf<double>("a"), *b = c.buf<double>("b"), *cm = c.buf<double>("c");
+  double* d = c.buf<double>("d");
+  gemm_ref(16, 16, 16, [&](int i, int k) { return a[i * 16 + k]; }, [&](int k, int j) { return b[j * 16 + k]; },
+           [&](int i, int j) { return cm[i * 16 + j]; }, [&](int i, int j, double s) { d[i * 16 + j] = s; });
+}
+
+void ref_wmma_shared(RefCtx& c) {
+  const uint16_t *a = c.buf<uint16_t>("a"), *b = c.buf<uint16_t>("b");
+  const float* cm = c.buf<float>("c");
+  float* d32 = c.buf<float>("d32");
+  uint16_t* d16 = c.buf<uint16_t>("d16");
+  auto ga = [&](int i, int k) { return h2d(a, i * 16 + k); };
+  auto gb = [&](int k, int j) { return h2d(b, j * 16 + k); };
+  gemm_ref(32, 32, 16, ga, gb, [&](int i, int j) { return double{cm[i * 32 + j]}; },
+           [&](int i, int j, double s) { d32[i * 32 + j] = static_cast<float>(s); });
+  gemm_ref(32, 32, 16, ga, gb, [](int, int) { return 0.0; },
+           [&](int i, int j, double s) { d16[i * 32 + j] = double_to_half(s); });
+}
+
+void ref_wmma_u8(RefCtx& c) {
+  const uint8_t *a = c.buf<uint8_t>("a"), *b = c.buf<uint8_t>("b");
+  const int32_t* cm = c.buf<int32_t>("c");
+  for (int sgn = 0; sgn < 2; ++sgn) {
+    int32_t* d = c.buf<int32_t>(sgn ? "ds" : "du");
+    auto v = [&](uint8_t x) { return sgn ? int64_t{static_cast<int8_t>(x)} : int64_t{x}; };
+    for (int i = 0; i < 32; ++i)
+      for (int j = 0; j < 32; ++j) {
+        int64_t s = cm[i * 32 + j];
+        for (int k = 0; k < 32; ++k) s += v(a[i * 32 + k]) * v(b[j * 32 + k]);
+        d[i * 32 + j] = static_cast<int32_t>(s);
+      }
+  }
+}
+
+void ref_wmma_m8n32(RefCtx& c) {
+  const uint16_t *a = c.buf<uint16_t>("a"), *b = c.buf<uint16_t>("b");
+  float *d1 = c.buf<float>("d1"), *d2 = c.buf<float>("d2");
+  auto ga = [&](int i, int k) { return h2d(a, i * 16 + k); };
+  auto gb = [&](int k, int j) { return h2d(b, j * 16 + k); };
+  auto zero = [](int, int) { return 0.0; };
+  gemm_ref(8, 32, 16, ga, gb, zero, [&](int i, int j, double s) { d1[i * 32 + j] = static_cast<float>(s); });
+  gemm_ref(32, 8, 16, ga, gb, zero, [&](int i, int j, double s) { d2[i * 8 + j] = static_cast<float>(s); });
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -187,6 +272,13 @@ const CorpusRef kMmaRefs[] = {
     {"mma_tf32", ref_mma_tf32},
     {"mma_int8", ref_mma_int8},
     {"mma_f64", ref_mma_f64},
+    {"wmma_f16", ref_wmma_f16},
+    {"wmma_bf16", ref_wmma_bf16},
+    {"wmma_tf32", ref_wmma_tf32},
+    {"wmma_f64", ref_wmma_f64},
+    {"wmma_shared", ref_wmma_shared},
+    {"wmma_u8", ref_wmma_u8},
+    {"wmma_m8n32", ref_wmma_m8n32},
     {nullptr, nullptr},
 };
 
