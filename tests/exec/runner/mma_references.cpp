@@ -259,6 +259,74 @@ void ref_wmma_m8n32(RefCtx& c) {
   gemm_ref(32, 8, 16, ga, gb, zero, [&](int i, int j, double s) { d2[i * 8 + j] = static_cast<float>(s); });
 }
 
+void ref_wmma_trans(RefCtx& c) {
+  const uint16_t *a = c.buf<uint16_t>("a"), *b = c.buf<uint16_t>("b");
+  const float* cm = c.buf<float>("c");
+  float* d = c.buf<float>("d");
+  gemm_ref(32, 32, 16, [&](int i, int k) { return h2d(a, k * 32 + i); },
+           [&](int k, int j) { return h2d(b, k * 32 + j); }, [&](int i, int j) { return double{cm[j * 32 + i]}; },
+           [&](int i, int j, double s) { d[j * 32 + i] = static_cast<float>(s); });
+}
+
+// ldmatrix.ptx. The PTX ISA's ldmatrix: for .x1/.x2/.x4, threads 0-7, 8-15, 16-23, 24-31
+// give the row addresses of matrices 0, 1, 2, 3; destination register j of thread l receives
+// elements 2(l%4) and 2(l%4)+1 of row l/4 of matrix j (the first in the low half), and with
+// .trans the same positions of the transposed matrix. stmatrix stores the same way;
+// movmatrix.trans transposes one matrix held in that layout.
+void ref_ldmatrix(RefCtx& c) {
+  const uint16_t* src = c.buf<uint16_t>("src");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint16_t* out2 = c.buf<uint16_t>("out2");
+  for (int cta = 0; cta < 2; ++cta) {
+    const uint16_t* sm = src + cta * 1024;  // the CTA's 2048 bytes as b16 elements
+    auto row_of = [](int lane) { return (7 * lane) & 31; };  // 16-byte row index of a lane
+    // element (r, col) of matrix j read from region `base` (bytes)
+    auto elem = [&](int base, int j, int r, int col) { return sm[(base + row_of(8 * j + r) * 16) / 2 + col]; };
+    auto ld = [&](int base, int count, bool trans, int lane, int j) -> uint32_t {
+      (void)count;
+      int r = lane / 4, cc = 2 * (lane % 4);
+      if (!trans) return elem(base, j, r, cc) | uint32_t{elem(base, j, r, cc + 1)} << 16;
+      return elem(base, j, cc, r) | uint32_t{elem(base, j, cc + 1, r)} << 16;
+    };
+    uint32_t regs[32][19];
+    for (int l = 0; l < 32; ++l) {
+      int k = 0;
+      regs[l][k++] = ld(0, 1, false, l, 0);
+      for (int j = 0; j < 2; ++j) regs[l][k++] = ld(512, 2, false, l, j);
+      for (int j = 0; j < 4; ++j) regs[l][k++] = ld(1024, 4, false, l, j);
+      regs[l][k++] = ld(1536, 1, true, l, 0);
+      for (int j = 0; j < 2; ++j) regs[l][k++] = ld(0, 2, true, l, j);
+      for (int j = 0; j < 4; ++j) regs[l][k++] = ld(512, 4, true, l, j);
+      for (int j = 0; j < 4; ++j) regs[l][k++] = ld(1024, 4, false, l, j);
+    }
+    // movmatrix.trans of the x1 result: the matrix M[r][col] held as above, transposed.
+    auto held = [&](int reg, int r, int col) {
+      return static_cast<uint16_t>(regs[r * 4 + col / 2][reg] >> (16 * (col & 1)));
+    };
+    for (int l = 0; l < 32; ++l) {
+      int r = l / 4, cc = 2 * (l % 4);
+      regs[l][18] = held(0, cc, r) | uint32_t{held(0, cc + 1, r)} << 16;
+    }
+    for (int l = 0; l < 32; ++l)
+      for (int k = 0; k < 19; ++k) out[(cta * 32 + l) * 19 + k] = regs[l][k];
+    // stmatrix: matrix j's row r goes to the address of thread 8j + r.
+    uint16_t* st = out2 + cta * 1024;
+    for (int i = 0; i < 1024; ++i) st[i] = 0;
+    auto store = [&](int reg0, int count, bool trans, auto addr_of) {
+      for (int j = 0; j < count; ++j)
+        for (int r = 0; r < 8; ++r)
+          for (int col = 0; col < 8; ++col) {
+            // element (r, col) of matrix j as stored: the held fragment element, or its transpose
+            uint16_t v = trans ? held(reg0 + j, col, r) : held(reg0 + j, r, col);
+            st[addr_of(8 * j + r) / 2 + col] = v;
+          }
+    };
+    store(3, 4, false, [](int lane) { return ((3 * lane) & 31) * 16; });
+    store(0, 1, false, [](int lane) { return 512 + lane * 32; });
+    store(1, 2, true, [](int lane) { return 1024 + lane * 16; });
+  }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -279,6 +347,8 @@ const CorpusRef kMmaRefs[] = {
     {"wmma_shared", ref_wmma_shared},
     {"wmma_u8", ref_wmma_u8},
     {"wmma_m8n32", ref_wmma_m8n32},
+    {"wmma_trans", ref_wmma_trans},
+    {"ldmatrix", ref_ldmatrix},
     {nullptr, nullptr},
 };
 
