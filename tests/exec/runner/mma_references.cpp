@@ -166,9 +166,15 @@ void ref_mma_int8(RefCtx& c) {
 
 void ref_mma_f64(RefCtx& c) {
   int T = threads_of(c);
+  Frag A{c.buf<uint8_t>("a"), 8, 64, false, "f64"}, B{c.buf<uint8_t>("b"), 8, 64, false, "f64"};
+  Frag C{c.buf<uint8_t>("c"), 16, 64, false, "f64"};
+  mma_ref(c, T, 8, 8, 4, A, a64_m8, 1, B, b32, 1, C, c8x8, 2, "d0", 16, Out::F64);
+}
+
+void ref_mma_f64_m16(RefCtx& c) {
+  int T = threads_of(c);
   Frag A{c.buf<uint8_t>("a"), 64, 64, false, "f64"}, B{c.buf<uint8_t>("b"), 32, 64, false, "f64"};
   Frag C{c.buf<uint8_t>("c"), 32, 64, false, "f64"};
-  mma_ref(c, T, 8, 8, 4, A, a64_m8, 1, B, b32, 1, C, c8x8, 2, "d0", 16, Out::F64);
   mma_ref(c, T, 16, 8, 4, A, a32, 2, B, b32, 1, C, c16x8, 4, "d1", 32, Out::F64);
   mma_ref(c, T, 16, 8, 8, A, a32, 4, B, b32, 2, C, c16x8, 4, "d2", 32, Out::F64);
   mma_ref(c, T, 16, 8, 16, A, a32, 8, B, b32, 4, C, c16x8, 4, "d3", 32, Out::F64);
@@ -327,6 +333,49 @@ void ref_ldmatrix(RefCtx& c) {
   }
 }
 
+// wmma_ptx.ptx: several GEMMs over strided memory (strides in elements, see the kernel).
+void ref_wmma_ptx(RefCtx& c) {
+  const uint16_t *a16 = c.buf<uint16_t>("a16"), *b16 = c.buf<uint16_t>("b16"), *c16 = c.buf<uint16_t>("c16");
+  const uint16_t *abf = c.buf<uint16_t>("abf"), *bbf = c.buf<uint16_t>("bbf");
+  const uint16_t *b32 = c.buf<uint16_t>("b32"), *a32 = c.buf<uint16_t>("a32");
+  const float *c32 = c.buf<float>("c32"), *at = c.buf<float>("at"), *bt = c.buf<float>("bt");
+  const uint8_t *au = c.buf<uint8_t>("au"), *bu = c.buf<uint8_t>("bu");
+  const int32_t* ci = c.buf<int32_t>("ci");
+  const double *ad = c.buf<double>("ad"), *bd = c.buf<double>("bd"), *cd = c.buf<double>("cd");
+  auto f32out = [&](const char* n, int ld) {
+    float* d = c.buf<float>(n);
+    return [d, ld](int i, int j, double s) { d[i * ld + j] = static_cast<float>(s); };
+  };
+  auto C32 = [&](int i, int j) { return double{c32[i * 20 + j]}; };
+  auto A16 = [&](int i, int k) { return h2d(a16, i * 24 + k); };
+  auto B16 = [&](int k, int j) { return h2d(b16, j * 24 + k); };
+  gemm_ref(16, 16, 16, A16, B16, C32, f32out("d0", 20));
+  uint16_t* d1 = c.buf<uint16_t>("d1");
+  gemm_ref(16, 16, 16, A16, B16, [&](int i, int j) { return h2d(c16, i * 24 + j); },
+           [&](int i, int j, double s) { d1[i * 24 + j] = double_to_half(s); });
+  gemm_ref(16, 16, 16, [&](int i, int k) { return bf2d(abf, i * 24 + k); },
+           [&](int k, int j) { return bf2d(bbf, j * 24 + k); }, C32, f32out("d2", 20));
+  gemm_ref(16, 16, 8, [&](int i, int k) { return double{at[i * 12 + k]}; },
+           [&](int k, int j) { return double{bt[j * 12 + k]}; }, C32, f32out("d3", 20));
+  for (int sgn = 0; sgn < 2; ++sgn) {
+    int32_t* d = c.buf<int32_t>(sgn ? "d5" : "d4");
+    auto v = [&](uint8_t x) { return sgn ? int64_t{static_cast<int8_t>(x)} : int64_t{x}; };
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        int64_t s = ci[i * 20 + j];
+        for (int k = 0; k < 16; ++k) s += v(au[i * 32 + k]) * v(bu[j * 32 + k]);
+        if (sgn) s = std::min<int64_t>(std::max<int64_t>(s, INT32_MIN), INT32_MAX);
+        d[i * 20 + j] = static_cast<int32_t>(s);
+      }
+  }
+  double* d6 = c.buf<double>("d6");
+  gemm_ref(8, 8, 4, [&](int i, int k) { return ad[i * 4 + k]; }, [&](int k, int j) { return bd[j * 4 + k]; },
+           [&](int i, int j) { return cd[i * 8 + j]; }, [&](int i, int j, double s) { d6[i * 8 + j] = s; });
+  auto zero = [](int, int) { return 0.0; };
+  gemm_ref(8, 32, 16, A16, [&](int k, int j) { return h2d(b32, j * 24 + k); }, zero, f32out("d7", 36));
+  gemm_ref(32, 8, 16, [&](int i, int k) { return h2d(a32, i * 24 + k); }, B16, zero, f32out("d8", 12));
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -340,6 +389,7 @@ const CorpusRef kMmaRefs[] = {
     {"mma_tf32", ref_mma_tf32},
     {"mma_int8", ref_mma_int8},
     {"mma_f64", ref_mma_f64},
+    {"mma_f64_m16", ref_mma_f64_m16},
     {"wmma_f16", ref_wmma_f16},
     {"wmma_bf16", ref_wmma_bf16},
     {"wmma_tf32", ref_wmma_tf32},
@@ -349,6 +399,7 @@ const CorpusRef kMmaRefs[] = {
     {"wmma_m8n32", ref_wmma_m8n32},
     {"wmma_trans", ref_wmma_trans},
     {"ldmatrix", ref_ldmatrix},
+    {"wmma_ptx", ref_wmma_ptx},
     {nullptr, nullptr},
 };
 
