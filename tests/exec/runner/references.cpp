@@ -12,6 +12,13 @@
 #include <cstring>
 
 namespace ptxmini::exec {
+
+// references_int.cpp (integer-family tests)
+void ref_int32_ops(RefCtx& c);
+void ref_int64_ops(RefCtx& c);
+void ref_int16_ops(RefCtx& c);
+void ref_int_div(RefCtx& c);
+
 namespace {
 
 void ref_saxpy(RefCtx& c) {
@@ -568,6 +575,10 @@ const Entry kRefs[] = {
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
     {"large_param", ref_large_param},
+    {"int32_ops", ref_int32_ops},
+    {"int64_ops", ref_int64_ops},
+    {"int16_ops", ref_int16_ops},
+    {"int_div", ref_int_div},
 };
 
 }  // namespace
