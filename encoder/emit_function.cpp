@@ -123,6 +123,27 @@ constexpr std::array kNamedImms = {
                 {"TEX_HEADER_DIMENSION", "TEX_HEADER_TEXTURE_TYPE", "TEX_HEADER_SAMPLER_POS"}},
 };
 
+/// Text nvdisasm prints right after a register operand: IMMA's layout marks
+/// (`IMMA.16832.S8.S8 R4, R4.ROW, R8.COL, R12`; HW: nvdisasm 13.2 on ptxas 13.0's mma.sync
+/// words, targets/sm_90/sm90_forms.def IMMA rows).
+struct OperandSuffixRow {
+  ori::Opcode op;
+  unsigned use; ///< position among the uses
+  std::string_view text;
+};
+constexpr std::array kOperandSuffixes = {
+    OperandSuffixRow{ori::Opcode::IMMA, 0, ".ROW"},
+    OperandSuffixRow{ori::Opcode::IMMA, 1, ".COL"},
+};
+
+std::string_view operandSuffix(const ori::Instr &in, size_t i) {
+  size_t defs = in.defs().size();
+  for (const OperandSuffixRow &r : kOperandSuffixes)
+    if (r.op == in.op && i == defs + r.use)
+      return r.text;
+  return {};
+}
+
 /// The name operand `i` of `in` prints as, or empty.
 std::string_view immName(const ori::Instr &in, size_t i) {
   const Operand &o = in.ops[i];
@@ -155,6 +176,7 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
       continue;
     }
     printOperand(f, in, in.ops[i], blockAddr, os);
+    os << operandSuffix(in, i);
   }
   return os.str();
 }

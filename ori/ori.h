@@ -58,7 +58,7 @@ enum OpFlag : uint16_t {
 };
 
 enum class LatClass : uint8_t {
-  Alu, Imad, Fp32, Fp64, Half, Sfu, Conv, Mem, Shared, Const, Special, Branch, Ctrl, Uni
+  Alu, Imad, Fp32, Fp64, Half, Sfu, Conv, Mem, Shared, Const, Special, Branch, Ctrl, Uni, Mma
 };
 
 /// What an operand position accepts (a letter of an opcodes.def signature).
@@ -95,7 +95,7 @@ enum class Modifier : uint16_t {
 };
 
 enum class ModifierCategory : uint8_t {
-  Type, Size, Cmp, BoolOp, Round, Arith, Shift, Mufu, Mem, Scope, Sync, Shfl, Branch
+  Type, Size, Cmp, BoolOp, Round, Arith, Shift, Mufu, Mem, Scope, Sync, Shfl, Branch, Mma
 };
 
 std::string_view modifierSpelling(Modifier m);

@@ -39,7 +39,7 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 Handler findHandler(const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
   for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers(),
-                     textureHandlers(), convertHandlers()})
+                     textureHandlers(), convertHandlers(), mmaHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
           (!row.accepts || row.accepts(in)))

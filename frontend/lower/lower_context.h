@@ -47,6 +47,7 @@ std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
 std::span<const HandlerRow> convertHandlers(); // lower_convert.cpp: cvt
+std::span<const HandlerRow> mmaHandlers();     // lower_mma.cpp, lower_wmma.cpp: mma, ldmatrix, wmma
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,

@@ -590,6 +590,7 @@ struct CorpusRef {
 extern const CorpusRef kCorpusRefs[];  // corpus_references.cpp, terminated by a null name
 extern const CorpusRef kFloatRefs[];   // references_float.cpp, terminated by a null name
 extern const CorpusRef kTextureRefs[];  // tex_references.cpp, terminated by a null name
+extern const CorpusRef kMmaRefs[];  // mma_references.cpp, terminated by a null name
 
 RefFn find_reference(const std::string& name) {
   for (auto& e : kRefs)
@@ -600,6 +601,8 @@ RefFn find_reference(const std::string& name) {
     if (name == e->name) return e->fn;
   for (const CorpusRef* e = kTextureRefs; e->name; ++e)
     if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kMmaRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
   return nullptr;
 }
 
@@ -609,6 +612,7 @@ std::vector<std::string> reference_names() {
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e) v.push_back(e->name);
   for (const CorpusRef* e = kFloatRefs; e->name; ++e) v.push_back(e->name);
   for (const CorpusRef* e = kTextureRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kMmaRefs; e->name; ++e) v.push_back(e->name);
   return v;
 }
 

@@ -3,6 +3,8 @@
  * parameters and comparing outputs. */
 #include "tests/exec/runner/test_desc.h"
 
+#include "tests/exec/emu/fp_util.h"
+
 #include <bit>
 #include <cctype>
 #include <cmath>
@@ -29,13 +31,18 @@ const TextureDesc* TestDesc::texture(const std::string& n) const {
 
 size_t type_size(const std::string& t) {
   if (t == "i8" || t == "u8") return 1;
-  if (t == "i16" || t == "u16") return 2;
+  if (t == "i16" || t == "u16" || t == "f16" || t == "bf16") return 2;
   if (t == "i32" || t == "u32" || t == "f32") return 4;
   if (t == "i64" || t == "u64" || t == "f64" || t == "ptr") return 8;
   return 0;
 }
 
-static bool is_float(const std::string& t) { return t[0] == 'f'; }
+static bool is_float(const std::string& t) { return t[0] == 'f' || t == "bf16"; }
+
+// binary16 / bfloat16 element bits <-> double (the mma tests' operand types)
+static double half_bits_to_double(const std::string& t, uint16_t h) {
+  return t == "f16" ? double{half_to_float(h)} : double{bitsf(uint32_t{h} << 16)};
+}
 
 bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
   std::ifstream f(path);
@@ -133,6 +140,8 @@ void store(std::vector<uint8_t>& data, uint64_t i, const std::string& t, double 
   uint8_t* p = data.data() + i * n;
   if (t == "f32") { float f = static_cast<float>(fv); std::memcpy(p, &f, 4); }
   else if (t == "f64") std::memcpy(p, &fv, 8);
+  else if (t == "f16") { uint16_t h = double_to_half(fv); std::memcpy(p, &h, 2); }
+  else if (t == "bf16") { uint16_t h = float_to_bf16(static_cast<float>(fv)); std::memcpy(p, &h, 2); }
   else std::memcpy(p, &iv, n);  // little endian: the low bytes
 }
 // Edge values for integer buffers of `bytes` bytes: zero, one, minus one, small values around
@@ -189,7 +198,10 @@ bool generate_buffers(TestDesc& d, std::string& err) {
           store(b.data, i, b.type, 0, static_cast<int64_t>(r));
         } else if (is_float(b.type)) {
           double u = static_cast<double>(r >> 11) * 0x1.0p-53;
-          store(b.data, i, b.type, lo + (hi - lo) * u, 0);
+          double v = lo + (hi - lo) * u;
+          // quantum=Q: a multiple of Q (values whose sums stay exact, e.g. for mma tests)
+          if (kv.count("quantum")) v = std::round(v / getd("quantum", 1)) * getd("quantum", 1);
+          store(b.data, i, b.type, v, 0);
         } else {
           uint64_t span = static_cast<uint64_t>(static_cast<int64_t>(hi) - static_cast<int64_t>(lo)) + 1;
           int64_t v = static_cast<int64_t>(lo) + static_cast<int64_t>(span ? r % span : r);
@@ -260,6 +272,11 @@ bool encode_scalar(const std::string& t, const std::string& v, std::vector<uint8
   try {
     if (t == "f32") { float f = std::stof(v); std::memcpy(out.data(), &f, 4); }
     else if (t == "f64") { double f = std::stod(v); std::memcpy(out.data(), &f, 8); }
+    else if (t == "f16" || t == "bf16") {
+      float f = std::stof(v);
+      uint16_t h = t == "f16" ? double_to_half(f) : float_to_bf16(f);
+      std::memcpy(out.data(), &h, 2);
+    }
     else { int64_t x = static_cast<int64_t>(std::stoll(v, nullptr, 0)); std::memcpy(out.data(), &x, n); }
   } catch (const std::exception&) {
     err = "bad scalar '" + v + "'";
@@ -280,6 +297,13 @@ uint64_t compare_buffer(const BufferDesc& want, const std::vector<uint8_t>& got,
     if (is_float(want.type)) {
       double x, y;
       if (want.type == "f32") { float fx, fy; std::memcpy(&fx, a, 4); std::memcpy(&fy, b, 4); x = fx; y = fy; }
+      else if (n == 2) {
+        uint16_t hx, hy;
+        std::memcpy(&hx, a, 2);
+        std::memcpy(&hy, b, 2);
+        x = half_bits_to_double(want.type, hx);
+        y = half_bits_to_double(want.type, hy);
+      }
       else { std::memcpy(&x, a, 8); std::memcpy(&y, b, 8); }
       ok = (std::isnan(x) && std::isnan(y)) || (tol < 0 ? std::memcmp(a, b, n) == 0 : x == y) ||
            (tol > 0 && std::fabs(x - y) <= tol * std::max(1.0, std::fabs(x)));

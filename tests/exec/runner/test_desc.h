@@ -6,8 +6,10 @@
  *   block   <x> [<y> [<z>]]
  *   dynamic_shared <bytes>
  *   buffer  <name> <type> <count> <generator...>   type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
+ *           f16 bf16 (binary16 / bfloat16 bits, generated and compared as floats)
  *           generators: zero | iota [start=S] [step=D] | const value=V
  *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
+ *                       [quantum=Q]       floats: rounded to a multiple of Q
  *                       [full=1]          integers: every bit random (whole 64-bit range)
  *                       [edges=row|col]   integers: the first K*K elements are edge values
  *                                         (0, 1, -1, shift widths, type extremes; K of them),
