@@ -47,6 +47,8 @@ void operandRegs(const Operand &o, RegSet &out) {
     if (o.hasMemBase())
       addReg(o.memBase(), out);
     addReg(o.memDesc(), out);
+  } else if (o.hasCbankIndex()) {
+    addReg(o.cbankIndex(), out);
   } else {
     addReg(o, out);
   }

@@ -482,9 +482,14 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       size_t sec = g.space == GlobalVar::Space::Const ? sC3 : !g.init.empty() ? sInit : sBss;
       uint64_t &end = ends[sec];
       uint64_t a = std::max<uint32_t>(g.align, 1);
-      end = (end + a - 1) / a * a;
-      varPlace[k] = {sec, end};
-      end += g.size;
+      if (g.offset) {
+        varPlace[k] = {sec, *g.offset};
+        end = std::max(end, *g.offset + g.size);
+      } else {
+        end = (end + a - 1) / a * a;
+        varPlace[k] = {sec, end};
+        end += g.size;
+      }
       if (g.init.size() > g.size) {
         error = "variable '" + g.name + "': initialiser larger than the variable";
         return std::nullopt;

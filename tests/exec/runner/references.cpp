@@ -534,6 +534,62 @@ void ref_local_generic(RefCtx& c) {
   }
 }
 
+// ---- memory tests (kernels/mem_*.ptx) ----------------------------------------------------
+
+// mem_vector.ptx: per thread a 24-word record, see the kernel for the layout.
+void ref_mem_vector(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int t = 0; t < 40; ++t) {
+    const uint32_t* a = in + 24 * t;
+    uint32_t* o = out + 24 * t;
+    o[0] = a[3]; o[1] = a[2]; o[2] = a[1]; o[3] = a[0];
+    o[4] = a[6]; o[5] = a[7]; o[6] = a[4]; o[7] = a[5];
+    o[8] = a[11]; o[9] = a[8]; o[10] = a[0]; o[11] = 305419896u;
+    o[12] = a[14]; o[13] = a[15]; o[14] = a[12]; o[15] = a[13];
+    for (int k = 16; k < 20; ++k) o[k] = a[k];
+    o[20] = a[21]; o[21] = a[21]; o[22] = a[20]; o[23] = a[20];
+  }
+}
+
+// mem_subword.ptx: per thread 16 input bytes -> 20 words and 16 bytes.
+void ref_mem_subword(RefCtx& c) {
+  const uint8_t* in = c.buf<uint8_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint8_t* bytes = c.buf<uint8_t>("bytes");
+  auto s8 = [](uint8_t v) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v))); };
+  auto u16 = [](const uint8_t* p) { return static_cast<uint32_t>(p[0] | p[1] << 8); };
+  auto s16 = [](const uint8_t* p) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(p[0] | p[1] << 8))); };
+  auto put64 = [](uint32_t* o, int64_t v) { o[0] = static_cast<uint32_t>(v); o[1] = static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32); };
+  for (int t = 0; t < 48; ++t) {
+    const uint8_t* b = in + 16 * t;
+    uint32_t* o = out + 20 * t;
+    uint8_t* bb = bytes + 16 * t;
+    o[0] = b[0];
+    o[1] = s8(b[1]);
+    o[2] = u16(b + 2);
+    o[3] = s16(b + 4);
+    o[4] = b[7];
+    o[5] = s8(b[15]);
+    put64(o + 6, static_cast<int8_t>(b[6]));
+    put64(o + 8, u16(b + 8));
+    int32_t w12;
+    std::memcpy(&w12, b + 12, 4);
+    put64(o + 10, w12);
+    o[12] = s8(b[12]); o[13] = s8(b[13]); o[14] = s8(b[14]); o[15] = u16(b + 8);
+    o[16] = s8(b[7]);
+    o[17] = s8(b[0]);
+    bb[0] = b[5]; bb[1] = 0;
+    bb[2] = b[4];
+    bb[4] = b[1]; bb[5] = b[0];
+    bb[6] = b[2]; bb[7] = b[3];
+    // shared bytes: 0, b0, b4, b7, 0, 0, b2, b3
+    uint32_t w = static_cast<uint32_t>(b[0]) << 8 | static_cast<uint32_t>(b[4]) << 16 | static_cast<uint32_t>(b[7]) << 24;
+    std::memcpy(bb + 8, &w, 4);
+    bb[12] = b[0]; bb[13] = b[4]; bb[14] = b[2]; bb[15] = b[3];
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -561,6 +617,8 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"mem_vector", ref_mem_vector},
+    {"mem_subword", ref_mem_subword},
 };
 
 }  // namespace

@@ -10,6 +10,8 @@
  *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
+ *   param   bytes <hex>         a parameter given byte by byte (a .b8 array: a struct), e.g.
+ *                               `param bytes 0102030405060708`
  *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
  *   reference <name>            the C++ CPU reference (references.cpp) that computes outputs
  *   expect_trap <text>          a negative test: the emulator must trap with <text> in the message
