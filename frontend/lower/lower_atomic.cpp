@@ -123,12 +123,12 @@ Operand atomicSource(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Opera
   if (s.kind == OperandKind::FImm32)
     bits &= 0xffffffffu;
   if (words == 1) {
-    ctx.emit(Opcode::MOV, {}, {t}, {Operand::intImm(static_cast<int32_t>(bits))});
+    ctx.emit(Opcode::MOV, {}, {t}, {Operand::intImm(static_cast<uint32_t>(bits))});
   } else {
     ctx.emit(Opcode::MOV, {}, {component(t, 0)},
-             {Operand::intImm(static_cast<int32_t>(static_cast<uint32_t>(bits)))});
+             {Operand::intImm(static_cast<uint32_t>(bits))});
     ctx.emit(Opcode::MOV, {}, {component(t, 1)},
-             {Operand::intImm(static_cast<int32_t>(static_cast<uint32_t>(bits >> 32)))});
+             {Operand::intImm(static_cast<uint32_t>(bits >> 32))});
   }
   return t;
 }

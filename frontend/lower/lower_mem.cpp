@@ -480,7 +480,7 @@ Operand sourceWord(const Operand &s, unsigned k) {
     if (s.kind == OperandKind::FImm32)
       bits &= 0xffffffffu;
     uint32_t w = static_cast<uint32_t>(bits >> (32 * k));
-    return w == 0 ? RZ() : Operand::intImm(static_cast<int32_t>(w));
+    return w == 0 ? RZ() : Operand::intImm(w); // MOV/STG take the 32 bits unsigned
   }
   return s;
 }
@@ -898,10 +898,10 @@ bool symbolValue(LowerCtx &ctx, const ptx::Instruction &in, const std::string &n
   auto lo32 = [&](uint64_t v) {
     if (d.width == 2) {
       ctx.emit(Opcode::MOV, {}, {component(d, 0)},
-               {Operand::intImm(static_cast<int32_t>(static_cast<uint32_t>(v)))});
+               {Operand::intImm(static_cast<uint32_t>(v))});
       ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {RZ()});
     } else {
-      ctx.emit(Opcode::MOV, {}, {d}, {Operand::intImm(static_cast<int32_t>(v))});
+      ctx.emit(Opcode::MOV, {}, {d}, {Operand::intImm(static_cast<uint32_t>(v))});
     }
   };
   if (auto it = ctx.sharedVars.find(name); it != ctx.sharedVars.end()) {
@@ -997,8 +997,8 @@ bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
     if (bits == 64 && d.width == 2 && (!lo.isReg() || lo.width == 1) &&
         (!hi.isReg() || hi.width == 1)) {
       Operand t = ctx.temp(RegClass::R, 2); // the halves may be read from d itself
-      ctx.emit(Opcode::MOV, {}, {component(t, 0)}, {lo});
-      ctx.emit(Opcode::MOV, {}, {component(t, 1)}, {hi});
+      ctx.emit(Opcode::MOV, {}, {component(t, 0)}, {lo.isReg() ? lo : sourceWord(lo, 0)});
+      ctx.emit(Opcode::MOV, {}, {component(t, 1)}, {hi.isReg() ? hi : sourceWord(hi, 0)});
       ctx.emit(Opcode::MOV, {}, {component(d, 0)}, {component(t, 0)});
       ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {component(t, 1)});
       return true;
@@ -1053,7 +1053,9 @@ bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
   }
   if (s.isReg() && s.width != 1)
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-  ctx.emit(Opcode::MOV, {}, {d}, {s.kind == OperandKind::FImm64 ? sourceWord(s, 0) : s});
+  // MOV's immediate is the 32 bits, unsigned (HW: nvdisasm prints MOV R0, 0xffffffff).
+  ctx.emit(Opcode::MOV, {}, {d},
+           {s.kind == OperandKind::FImm64 || s.kind == OperandKind::Imm ? sourceWord(s, 0) : s});
   return true;
 }
 

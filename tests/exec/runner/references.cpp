@@ -590,6 +590,173 @@ void ref_mem_subword(RefCtx& c) {
   }
 }
 
+// mem_shared.ptx: per thread 12 words (the last two only for thread 0).
+void ref_mem_shared(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t v = in[t], x = v ^ 0x5a5a5a5au;
+    uint32_t* o = out + 12 * t;
+    o[0] = x;                          // fsh reload
+    o[1] = x; o[2] = v; o[3] = t;      // msh v4 round trip
+    o[4] = x;
+    o[5] = v;                          // fsh through a 64-bit address
+    o[6] = v + 17;                     // generic load of the dynamic slot
+    o[7] = v + 17 + 1000;              // after the generic store
+    o[8] = v + 17 + 1000;
+    if (t == 0) o[9] = v;
+  }
+}
+
+// mem_module.ptx: per thread 36 words from module data and parameters.
+void ref_mem_module(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  const uint32_t ctab[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  const uint16_t gh[3] = {65535, 2, 32768};
+  auto put64 = [](uint32_t* o, uint64_t v) { o[0] = static_cast<uint32_t>(v); o[1] = static_cast<uint32_t>(v >> 32); };
+  auto f2u = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+  auto d2u = [](double d) { uint64_t u; std::memcpy(&u, &d, 8); return u; };
+  const uint8_t sp[24] = {0x01, 0xf2, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c,
+                          0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18};
+  auto u32at = [&](int k) { uint32_t v; std::memcpy(&v, sp + k, 4); return v; };
+  for (uint32_t t = 0; t < 48; ++t) {
+    uint32_t* o = out + 36 * t;
+    o[0] = 'e'; o[1] = 5; o[2] = 32768; o[3] = 0;
+    put64(o + 4, 81985529216486895ull);
+    put64(o + 6, 7);
+    o[8] = f2u(-2.25f);
+    o[9] = 5;
+    o[10] = 11; o[11] = 44;
+    put64(o + 12, d2u(3.141592653589793));
+    uint32_t h = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(gh[t & 1])));
+    o[14] = 0;                        // czero
+    o[15] = ctab[(t & 3) + 1];
+    o[16] = h; o[17] = 0; o[18] = t + 100; o[19] = h;
+    o[20] = ctab[5]; o[21] = ctab[t & 3]; o[22] = 40000;
+    o[23] = static_cast<uint32_t>(-2);
+    put64(o + 24, d2u(-2.5));
+    o[26] = ctab[2]; o[27] = ctab[3];
+    o[28] = u32at(4) + u32at(8) + u32at(12) + u32at(4);
+    o[29] = static_cast<uint32_t>(-14);   // 0xf2 sign-extended
+    o[30] = 200;
+    o[31] = static_cast<uint32_t>(-3);
+    uint64_t q;
+    std::memcpy(&q, sp + 16, 8);
+    put64(o + 32, q);
+  }
+}
+
+// mem_atomics.ptx: contended counters (final values from the initial buffer contents),
+// private slots (returned old values), shared counters per warp.
+void ref_mem_atomics(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  uint32_t* g = c.buf<uint32_t>("g");
+  uint64_t* g64 = c.buf<uint64_t>("g64");
+  uint32_t* gfp = c.buf<uint32_t>("gfp");
+  uint32_t* priv = c.buf<uint32_t>("priv");
+  uint32_t* own = c.buf<uint32_t>("own");
+  uint32_t* sout = c.buf<uint32_t>("sout");
+  auto inc = [](uint32_t old, uint32_t b) { return old >= b ? 0u : old + 1; };
+  auto dec = [](uint32_t old, uint32_t b) { return (old == 0 || old > b) ? b : old - 1; };
+  auto bit = [](int32_t v) { return 1u << (static_cast<uint32_t>(v) & 31); };
+  for (int i = 0; i < 128; ++i) {
+    int32_t v = in[i];
+    uint32_t u = static_cast<uint32_t>(v);
+    int64_t w = int64_t{v} * 1000003;
+    uint64_t uw = static_cast<uint64_t>(w);
+    g[0] += u;
+    g[1] = static_cast<uint32_t>(std::min(static_cast<int32_t>(g[1]), v));
+    g[2] = static_cast<uint32_t>(std::max(static_cast<int32_t>(g[2]), v));
+    g[3] = std::min(g[3], u);
+    g[4] = std::max(g[4], u);
+    g[5] &= ~bit(v);
+    g[6] |= bit(v);
+    g[7] ^= u;
+    g[8] = inc(g[8], 50);
+    g[9] = dec(g[9], 50);
+    g[10] = 77;
+    g[11] += 1;
+    g[12] += u;
+    g[13] = std::max(g[13], u);
+    g[14] |= bit(v);
+    g[15] = inc(g[15], 1000);
+    g[16] = dec(g[16], 20);
+    g[17] = static_cast<uint32_t>(std::min(static_cast<int32_t>(g[17]), v));
+    g[18] += 1; g[19] += 2; g[20] += 3; g[21] += 4; g[22] += 5;
+    g64[0] += uw;
+    g64[1] = static_cast<uint64_t>(std::min(static_cast<int64_t>(g64[1]), w));
+    g64[2] = std::max(g64[2], uw);
+    g64[3] |= bit(v);
+    g64[4] += uw;
+    g64[5] = 4886718345ull;
+    g64[8] ^= bit(v);
+    g64[9] &= 0xffffffff00000000ull | ~bit(v);
+    g64[6] = static_cast<uint64_t>(std::max(static_cast<int64_t>(g64[6]), w));
+    g64[7] += uw;
+    // private slots
+    uint32_t* p = priv + 8 * i;
+    uint32_t* o = own + 24 * i;
+    o[0] = p[0]; p[0] = u;
+    o[7] = p[1];
+    o[1] = p[1]; p[1] = u;
+    o[2] = p[2];                      // the cas compares with p[2] + 1: fails
+    o[3] = p[3]; p[3] = inc(p[3], 7);
+    o[4] = p[4]; p[4] = dec(p[4], 7);
+    o[5] = p[5]; p[5] += u;
+    o[6] = p[6]; if (p[6] == u) p[6] = 5;
+    p[7] = 0;
+    uint64_t old64 = uint64_t{p[6]} | uint64_t{p[7]} << 32;
+    o[8] = static_cast<uint32_t>(old64); o[9] = static_cast<uint32_t>(old64 >> 32);
+    old64 += uw;
+    p[6] = static_cast<uint32_t>(old64); p[7] = static_cast<uint32_t>(old64 >> 32);
+    // private shared slots
+    uint32_t tid = static_cast<uint32_t>(i % 64), cta = static_cast<uint32_t>(i / 64);
+    uint32_t s0 = u, s1 = static_cast<uint32_t>(i);
+    o[12] = s0; s0 = tid;                          // cas succeeds
+    o[13] = s1; if (s1 == u) s1 = tid;             // cas usually fails
+    o[14] = s1; s1 = cta;                          // exch
+    o[15] = s0;
+    o[16] = u; o[17] = tid;                        // exch.b64 returns (v, tid)
+    o[18] = static_cast<uint32_t>(uw); o[19] = static_cast<uint32_t>(uw >> 32);
+    o[20] = s1; o[21] = u; o[22] = tid; o[23] = cta;
+  }
+  // f32/f64/f16x2/bf16x2 sums of 128 exact terms
+  auto f2u = [](float f) { uint32_t x; std::memcpy(&x, &f, 4); return x; };
+  gfp[0] = f2u(64.0f);
+  gfp[1] = f2u(32.0f);
+  double d0 = 16.0, d1 = 8.0;
+  std::memcpy(gfp + 2, &d0, 8);
+  std::memcpy(gfp + 4, &d1, 8);
+  gfp[6] = 0x58005400u;               // f16x2 (64.0, 128.0)
+  gfp[7] = 0x43004280u;               // bf16x2 (64.0, 128.0)
+  // shared counters, one set per warp
+  for (int wg = 0; wg < 4; ++wg) {
+    uint32_t* q = sout + 16 * wg;
+    uint32_t s[16] = {0, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0, 0, 0, 0xffffffffu,
+                      0, 0x12345678u, 0, 0, 0, 0, 0, 0};
+    for (int l = 0; l < 32; ++l) {
+      int32_t v = in[wg * 32 + l];
+      uint32_t u = static_cast<uint32_t>(v);
+      s[0] += u;
+      s[1] = static_cast<uint32_t>(std::min(static_cast<int32_t>(s[1]), v));
+      s[2] = static_cast<uint32_t>(std::max(static_cast<int32_t>(s[2]), v));
+      s[3] = std::min(s[3], u);
+      s[4] = std::max(s[4], u);
+      s[5] = inc(s[5], 9);
+      s[6] = dec(s[6], 9);
+      s[7] &= ~bit(v);
+      s[8] |= bit(v);
+      s[9] ^= u;
+      s[10] = 99;
+      s[11] += 3;
+      s[12] ^= bit(v);
+      s[13] += 1;
+      s[14] += 2;
+    }
+    std::memcpy(q, s, sizeof s);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -619,6 +786,9 @@ const Entry kRefs[] = {
     {"local_generic", ref_local_generic},
     {"mem_vector", ref_mem_vector},
     {"mem_subword", ref_mem_subword},
+    {"mem_shared", ref_mem_shared},
+    {"mem_module", ref_mem_module},
+    {"mem_atomics", ref_mem_atomics},
 };
 
 }  // namespace
