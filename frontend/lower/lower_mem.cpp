@@ -74,11 +74,11 @@ void add64Imm(LowerCtx &ctx, const Operand &d, const Operand &s, int64_t imm) {
            {component(s, 1), hi ? Operand::intImm(hi) : RZ(), RZ(), carry, notPT()});
 }
 
-Operand sharedWindowAddress(LowerCtx &ctx, uint32_t windowOffset) {
+Operand sharedWindowAddress(LowerCtx &ctx, uint32_t windowOffset, const Operand &dest) {
   // HW: ptxas 13.0: MOV R0, 0x400; S2R R5, SR_CgaCtaId; LEA R5, R5, R0, 0x18.
   Operand off = ctx.temp(RegClass::R);
   Operand cta = ctx.temp(RegClass::R);
-  Operand d = ctx.temp(RegClass::R);
+  Operand d = dest.kind != OperandKind::None ? dest : ctx.temp(RegClass::R);
   ctx.emit(Opcode::MOV, {}, {off}, {Operand::intImm(windowOffset)});
   ctx.emit(Opcode::S2R, {}, {cta}, {Operand::sreg(SpecialReg::CGACTAID)});
   ctx.emit(Opcode::LEA, {}, {d},
@@ -905,13 +905,10 @@ bool symbolValue(LowerCtx &ctx, const ptx::Instruction &in, const std::string &n
     }
   };
   if (auto it = ctx.sharedVars.find(name); it != ctx.sharedVars.end()) {
-    Operand s = sharedWindowAddress(ctx, static_cast<uint32_t>(it->second + off));
-    if (d.width == 2) {
-      ctx.emit(Opcode::MOV, {}, {component(d, 0)}, {s});
+    sharedWindowAddress(ctx, static_cast<uint32_t>(it->second + off),
+                        d.width == 2 ? component(d, 0) : d);
+    if (d.width == 2)
       ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {RZ()});
-    } else {
-      ctx.emit(Opcode::MOV, {}, {d}, {s});
-    }
     return true;
   }
   if (const ModuleVar *v = moduleVar(ctx, name)) {

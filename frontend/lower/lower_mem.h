@@ -62,7 +62,8 @@ ori::Operand memOperand(LowerCtx &ctx, const MemAddress &a, ptx::StateSpace spac
 
 /// The 32-bit shared-window address of `window offset` (reserve + variable offset):
 /// `MOV t, off; S2R c, SR_CgaCtaId; LEA d, c, t, shift`.
-ori::Operand sharedWindowAddress(LowerCtx &ctx, uint32_t windowOffset);
+ori::Operand sharedWindowAddress(LowerCtx &ctx, uint32_t windowOffset,
+                                 const ori::Operand &dest = {});
 
 /// The SASS ordering modifiers of a PTX memory-consistency qualifier set (.volatile,
 /// .relaxed/.acquire/.release/.acq_rel with a scope), and the fences ptxas puts around a
