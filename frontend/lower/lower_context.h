@@ -40,6 +40,7 @@ std::span<const HandlerRow> intHandlers();     // lower_int.cpp: integer, logic,
 std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/f64
 std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> atomicHandlers();  // lower_atomic.cpp: atom, red
+std::span<const HandlerRow> asyncCopyHandlers(); // lower_async.cpp: cp.async
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 
 struct LowerCtx {

@@ -199,6 +199,24 @@ void op_atom(Exec& e) {
   });
 }
 
+// LDGSTS [shared], [global]: the asynchronous global-to-shared copy (cp.async), performed
+// at once (completion order is only observable through LDGDEPBAR/DEPBAR, which wait for it).
+// Size: none 4 bytes, .64, .128. .ZFILL (partial copies) is not modelled.
+void op_ldgsts(Exec& e) {
+  if (e.in.has("ZFILL")) e.trap("LDGSTS.ZFILL is not modelled");
+  bool sx;
+  int n = width_of(e.in, sx);
+  if (e.nops() < 2 || e.op(0).kind != OpndKind::Mem || e.op(1).kind != OpndKind::Mem)
+    e.trap("LDGSTS needs a shared and a global address");
+  e.each([&](int l) {
+    const uint8_t* src = e.mem(l, 'g', e.address(l, e.op(1), true), static_cast<uint32_t>(n));
+    uint8_t buf[16];
+    std::memcpy(buf, src, static_cast<size_t>(n));
+    uint8_t* dst = e.mem(l, 's', e.address(l, e.op(0), false), static_cast<uint32_t>(n));
+    std::memcpy(dst, buf, static_cast<size_t>(n));
+  });
+}
+
 void op_nop(Exec&) {}
 
 }  // namespace ptxmini::exec

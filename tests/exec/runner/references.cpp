@@ -757,6 +757,18 @@ void ref_mem_atomics(RefCtx& c) {
   }
 }
 
+// mem_cp_async.ptx: per thread 8 words copied through shared memory.
+void ref_mem_cp_async(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int t = 0; t < 64; ++t) {
+    const uint32_t* a = in + 8 * t;
+    uint32_t* o = out + 8 * t;
+    o[0] = a[3]; o[1] = a[2]; o[2] = a[1]; o[3] = a[0];
+    o[4] = a[6]; o[5] = a[7]; o[6] = a[4]; o[7] = a[5];
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -789,6 +801,7 @@ const Entry kRefs[] = {
     {"mem_shared", ref_mem_shared},
     {"mem_module", ref_mem_module},
     {"mem_atomics", ref_mem_atomics},
+    {"mem_cp_async", ref_mem_cp_async},
 };
 
 }  // namespace
