@@ -616,8 +616,8 @@ void ref_mem_module(RefCtx& c) {
   auto put64 = [](uint32_t* o, uint64_t v) { o[0] = static_cast<uint32_t>(v); o[1] = static_cast<uint32_t>(v >> 32); };
   auto f2u = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
   auto d2u = [](double d) { uint64_t u; std::memcpy(&u, &d, 8); return u; };
-  const uint8_t sp[24] = {0x01, 0xf2, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c,
-                          0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18};
+  uint8_t sp[24];
+  for (int k = 0; k < 24; ++k) sp[k] = static_cast<uint8_t>(241 + k);
   auto u32at = [&](int k) { uint32_t v; std::memcpy(&v, sp + k, 4); return v; };
   for (uint32_t t = 0; t < 48; ++t) {
     uint32_t* o = out + 36 * t;
@@ -769,6 +769,12 @@ void ref_mem_cp_async(RefCtx& c) {
   }
 }
 
+// large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
+void ref_large_param(RefCtx& c) {
+  const int32_t* p = c.buf<int32_t>("p");
+  for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -796,6 +802,7 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"large_param", ref_large_param},
     {"mem_vector", ref_mem_vector},
     {"mem_subword", ref_mem_subword},
     {"mem_shared", ref_mem_shared},

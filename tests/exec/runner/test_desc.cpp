@@ -17,6 +17,10 @@ BufferDesc* TestDesc::buffer(const std::string& n) {
   for (auto& b : buffers) if (b.name == n) return &b;
   return nullptr;
 }
+const BufferDesc* TestDesc::buffer(const std::string& n) const {
+  for (auto& b : buffers) if (b.name == n) return &b;
+  return nullptr;
+}
 
 size_t type_size(const std::string& t) {
   if (t == "i8" || t == "u8") return 1;
@@ -64,7 +68,7 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
         if (d.buffer(b.name)) return bad("duplicate buffer " + b.name);
         d.buffers.push_back(b);
       } else if (kw == "param" && w.size() == 2) {
-        if (!type_size(w[0]) && w[0] != "bytes") return bad("unknown parameter type " + w[0]);
+        if (!type_size(w[0]) && w[0] != "blob") return bad("unknown parameter type " + w[0]);
         d.params.push_back({w[0], w[1]});
       } else if (kw == "output" && (w.size() == 1 || w.size() == 2)) {
         OutputDesc o{w[0], 0};
@@ -143,18 +147,6 @@ bool generate_buffers(TestDesc& d, std::string& err) {
 }
 
 bool encode_scalar(const std::string& t, const std::string& v, std::vector<uint8_t>& out, std::string& err) {
-  if (t == "bytes") {
-    // A parameter given byte by byte in hex (a .b8 array parameter, e.g. a struct).
-    out.clear();
-    if (v.size() % 2) { err = "odd number of hex digits in '" + v + "'"; return false; }
-    for (size_t i = 0; i < v.size(); i += 2) {
-      auto hex = [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) ? (ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10) : -1; };
-      int hi = hex(v[i]), lo = hex(v[i + 1]);
-      if (hi < 0 || lo < 0) { err = "bad hex byte in '" + v + "'"; return false; }
-      out.push_back(static_cast<uint8_t>(hi * 16 + lo));
-    }
-    return true;
-  }
   size_t n = type_size(t);
   out.assign(n, 0);
   try {
