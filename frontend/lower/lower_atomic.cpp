@@ -20,8 +20,8 @@
 /// (+ ERRBAR; CGAERRBAR beyond the CTA) before it, .acquire CCTL.IVALL after it (gpu/sys),
 /// .acq_rel both. ptxas also aggregates uniform-address add/min/max/and/or/xor across the
 /// warp (VOTEU/POPC/REDUX + SHFL): an optimization, not selected here.
-/// Shared atomics ptxas expands into compare-and-swap loops (64-bit add/min/max, f32/f64
-/// add) are not selected yet.
+/// Shared atomics without a native operation (f32/f64 add, 64-bit add) are compare-and-swap
+/// loops (sharedCasLoop); 64-bit shared min/max are not selected yet.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_mem.h"
 
@@ -105,6 +105,64 @@ bool typeModifiers(std::string_view op, ScalarType t, llvm::SmallVectorImpl<Modi
   }
 }
 
+/// atom/red.shared whose operation shared atomics lack (f32/f64 add, 64-bit add/min/max):
+/// a compare-and-swap loop.
+///   old = LDS [a]
+/// loop:
+///   new = old (op) b
+///   r = ATOMS.CAS[.64] [a], old, new
+///   p = r != old;  old = r;  @p BRA loop
+/// HW: ptxas 13.0 builds the same loop with ATOMS.CAST.SPIN (a success flag instead of the
+/// old value, re-reading [a] with LDS on failure; llm.c, cuda-samples); plain CAS, whose
+/// result is documented, is used here. The loop diverges; the hardware reconverges the warp
+/// at the next convergence point (no BSSY/BSYNC is inserted around it yet).
+bool sharedCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op,
+                   ScalarType t, const Operand &d, const Operand &b, const MemAddress &a) {
+  bool wide = ptx::typeBits(t) == 64;
+  uint8_t w = wide ? 2 : 1;
+  if (op != "add" || (!wide && t != ScalarType::F32))
+    return ctx.unsupported(in);
+  Operand m = memOperand(ctx, a, StateSpace::Shared);
+  Operand old = ctx.temp(RegClass::R, w);
+  ori::Instr &lds = ctx.emit(Opcode::LDS, {}, {old}, {m});
+  if (wide)
+    lds.mods.push_back(Modifier::Size64);
+  uint32_t loop = ctx.startBlock();
+  Operand nw = ctx.temp(RegClass::R, w);
+  if (op == "add" && t == ScalarType::F32) {
+    ctx.emit(Opcode::FADD, {}, {nw}, {old, b});
+  } else if (op == "add" && t == ScalarType::F64) {
+    ctx.emit(Opcode::DADD, {}, {nw}, {old, b});
+  } else if (op == "add" && wide) {
+    Operand carry = ctx.temp(RegClass::P);
+    ctx.emit(Opcode::IADD3, {}, {component(nw, 0), carry},
+             {component(old, 0), component(b, 0), RZ()});
+    ctx.emit(Opcode::IADD3, {Modifier::X}, {component(nw, 1)},
+             {component(old, 1), component(b, 1), RZ(), carry, notPT()});
+  } else {
+    return ctx.unsupported(in); // excluded above
+  }
+  Operand r = ctx.temp(RegClass::R, w);
+  ori::Instr &cas = ctx.emit(Opcode::ATOMS, {Modifier::CAS}, {r}, {m, old, nw});
+  if (wide)
+    cas.mods.push_back(Modifier::Size64);
+  Operand again = ctx.temp(RegClass::P);
+  ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {again, PT()},
+           {component(r, 0), component(old, 0), PT()});
+  if (wide)
+    ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::OR}, {again, PT()},
+             {component(r, 1), component(old, 1), again});
+  for (unsigned k = 0; k < w; ++k)
+    ctx.emit(Opcode::MOV, {}, {component(old, k)}, {component(r, k)});
+  ori::Instr &br = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(loop)});
+  br.guard = again;
+  ctx.startBlock();
+  if (d.kind != OperandKind::None)
+    for (unsigned k = 0; k < w; ++k)
+      ctx.emit(Opcode::MOV, {}, {w == 1 ? d : component(d, k)}, {component(old, k)});
+  return true;
+}
+
 /// A register holding source `op` of the atomic, `words` 32-bit words wide.
 Operand atomicSource(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &op,
                      unsigned words) {
@@ -171,9 +229,11 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
   if (f16 != in.has("noftz"))
     return ctx.unsupported(in);
   bool isCas = op->sass == Modifier::CAS;
-  // Forms ptxas expands into loops or fall-back paths are not selected (file comment).
-  if (space == StateSpace::Shared && (isFloat || (words == 2 && !isCas &&
-                                                  op->sass != Modifier::EXCH)))
+  // Shared forms without a native operation become compare-and-swap loops (sharedCasLoop);
+  // the generic forms ptxas gives fall-back paths are not selected (file comment).
+  bool casLoop = space == StateSpace::Shared &&
+                 (isFloat || (words == 2 && !isCas && op->sass != Modifier::EXCH));
+  if (casLoop && (f16 || ctx.curGuard.kind != OperandKind::None))
     return ctx.unsupported(in);
   if (space == StateSpace::None && (isFloat || words == 2))
     return ctx.unsupported(in);
@@ -204,6 +264,8 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
   MemAddress a;
   if (!memAddress(ctx, in, in.operands[first], space, a))
     return false;
+  if (casLoop)
+    return sharedCasLoop(ctx, in, op->ptx, t, d, b, a);
   Operand result = isRed ? RZ() : d;
   // The instruction.
   llvm::SmallVector<Modifier, 8> mods;

@@ -775,6 +775,26 @@ void ref_large_param(RefCtx& c) {
   for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
 }
 
+// mem_atomic_loops.ptx: per warp the counters after 32 equal updates and the sums of the
+// values the atomics returned (k * increment for k = 0..31).
+void ref_mem_atomic_loops(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int w = 0; w < 2; ++w) {
+    uint32_t* o = out + 12 * w;
+    float f = 16.0f, fr = 4.0f, fs = 248.0f;
+    double d = 8.0, ds = 124.0;
+    uint64_t u = 32ull * 0x80000001ull, us = 496ull * 0x80000001ull;
+    std::memcpy(o + 0, &f, 4);
+    std::memcpy(o + 1, &fr, 4);
+    std::memcpy(o + 2, &d, 8);
+    std::memcpy(o + 4, &u, 8);
+    std::memcpy(o + 6, &fs, 4);
+    o[7] = 0;
+    std::memcpy(o + 8, &ds, 8);
+    std::memcpy(o + 10, &us, 8);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -809,6 +829,7 @@ const Entry kRefs[] = {
     {"mem_module", ref_mem_module},
     {"mem_atomics", ref_mem_atomics},
     {"mem_cp_async", ref_mem_cp_async},
+    {"mem_atomic_loops", ref_mem_atomic_loops},
 };
 
 }  // namespace
