@@ -52,13 +52,6 @@ bool parse_reg(const std::string& name, Operand& o) {
   // "PR": the predicate register file as a whole (P2R / R2P); parsed as a special register
   // that only P2R/R2P interpret.
   if (name == "PR" || name == "UPR") { o.kind = OpndKind::SReg; o.sreg_name = name; return true; }
-  // "SB0".."SB5": a scoreboard as DEPBAR.LE names it; parsed as a special register that only
-  // DEPBAR reads (the emulator completes every access at once, so it waits for nothing).
-  if (name.size() == 3 && name[0] == 'S' && name[1] == 'B' && name[2] >= '0' && name[2] <= '5') {
-    o.kind = OpndKind::SReg;
-    o.sreg_name = name;
-    return true;
-  }
   int n = 0;
   if (name[0] == 'R' && num(1, n) && n < 255) { o.kind = OpndKind::Reg; o.reg = n; return true; }
   if (name.rfind("UR", 0) == 0 && num(2, n) && n < 63) { o.kind = OpndKind::UReg; o.reg = n; return true; }
