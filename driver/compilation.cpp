@@ -88,10 +88,24 @@ int generateCode(const Options &opts, const Target &target,
   mi.archSpecific = opts.arch.suffix == 'a';
   mi.toolOptions = "-arch " + opts.arch.name() + " ";
   std::vector<frontend::LoweredFunction> lowered;
+  frontend::LoweredModuleData moduleData;
   for (const auto &m : modules) {
     if (m->target)
       mi.ptxTargetSm = m->target->sm;
-    frontend::lowerModule(*m, target, lowered, diag);
+    frontend::lowerModule(*m, target, lowered, diag, moduleData);
+  }
+  for (const frontend::LoweredVariable &v : moduleData.variables) {
+    cubin::GlobalVar g;
+    g.name = v.name;
+    g.space = v.isConst ? cubin::GlobalVar::Space::Const : cubin::GlobalVar::Space::Global;
+    g.size = v.size;
+    g.align = v.align;
+    g.init = v.init;
+    if (!v.isConst && v.hasInit && g.init.empty())
+      g.init.assign(1, 0); // an initialised variable (.nv.global.init) all of zeros
+    g.offset = v.offset;
+    g.addressSlot = v.addressSlot;
+    mi.globals.push_back(std::move(g));
   }
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
@@ -119,6 +133,10 @@ int generateCode(const Options &opts, const Target &target,
     fi.exitOffsets = ef.exitOffsets;
     fi.maxntid = lf.maxntid;
     fi.reqntid = lf.reqntid;
+    fi.sharedBytes = lf.sharedBytes;
+    fi.sharedAlign = lf.sharedAlign;
+    fi.usesShared = lf.usesShared;
+    fi.referencesShared = lf.referencesShared;
     if (usesTexturesOrSurfaces(lf.fn))
       mi.isaClass = std::max<uint8_t>(mi.isaClass, 2);
     mi.functions.push_back(std::move(fi));

@@ -63,11 +63,19 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
     break;
   case OperandKind::CBank:
     os << "c[" << formatHex(o.reg) << "][";
-    // nvdisasm writes LDC's zero offset as its (zero) index register.
-    if (o.imm == 0 && in.op == ori::Opcode::LDC)
+    if (o.hasCbankIndex()) {
+      // LDC's register index: c[0x3][R2+0x8]
+      printReg(o.cbankIndex(), false, os);
+      if (o.cbankOffset() > 0)
+        os << '+' << formatHex(o.cbankOffset());
+      else if (o.cbankOffset() < 0)
+        os << formatHex(o.cbankOffset());
+    } else if (o.cbankOffset() == 0 && in.op == ori::Opcode::LDC) {
+      // nvdisasm writes LDC's zero offset as its (zero) index register.
       os << "RZ";
-    else
-      os << formatHex(o.imm);
+    } else {
+      os << formatHex(o.cbankOffset());
+    }
     os << ']';
     break;
   case OperandKind::Mem: {
@@ -79,7 +87,8 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
     os << '[';
     if (o.hasMemBase()) {
       // HW: nvdisasm 13.2 prints a 64-bit base as R.64 only beside a descriptor; without
-      // one the same pair prints [R2] (SULD/SUST coordinates: `SUST.D.BA.2D [R2], R0, UR4`).
+      // one (ATOMG.E.CAS, CCTL.E.PF1, SULD/SUST coordinates: `SUST.D.BA.2D [R2], R0, UR4`)
+      // the same pair prints [R2] (the .64 bit then means something else).
       printReg(o.memBase(), o.hasMemDesc(), os);
       if (o.memOffset() > 0)
         os << '+' << formatHex(o.memOffset());
@@ -220,6 +229,8 @@ bool canEncode(const ori::Instr &in, unsigned sm, std::string *err) {
       if (desc.kind != OperandKind::None)
         m.setMemDesc(placeholder(desc));
       o = m;
+    } else if (o.hasCbankIndex()) {
+      o.setCbankIndex(placeholder(o.cbankIndex()));
     }
   }
   if (probe.guard.kind == OperandKind::VReg) {
@@ -255,7 +266,9 @@ bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, Dia
   for (const ori::Block &b : f.blocks) {
     for (const ori::Instr &in : b.instrs) {
       for (const Operand &o : in.ops) {
-        Operand r = o.kind == OperandKind::Mem && o.hasMemBase() ? o.memBase() : o;
+        Operand r = o.kind == OperandKind::Mem && o.hasMemBase() ? o.memBase()
+                    : o.hasCbankIndex()                            ? o.cbankIndex()
+                                                                   : o;
         if (r.kind == OperandKind::PReg && r.cls == ori::RegClass::R && !r.isFixed())
           maxGpr = std::max<int>(maxGpr, static_cast<int>(r.reg + std::max<unsigned>(1, r.width) - 1));
       }

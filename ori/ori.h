@@ -192,9 +192,18 @@ struct Operand {
     o.kind = OperandKind::FImm64, o.imm = static_cast<int64_t>(bits);
     return o;
   }
+  /// c[bank][offset], optionally c[bank][index + offset] (LDC with a register index, as
+  /// `LDC R0, c[0x3][R2+0x8]`); `index` a register operand or None.
   static Operand cbank(uint32_t bank, int64_t offset) {
     Operand o;
-    o.kind = OperandKind::CBank, o.reg = bank, o.imm = offset;
+    o.kind = OperandKind::CBank, o.reg = bank;
+    o.imm = static_cast<int64_t>(static_cast<uint32_t>(offset));
+    return o;
+  }
+  static Operand cbank(uint32_t bank, int64_t offset, const Operand &index) {
+    Operand o = cbank(bank, offset);
+    if (index.isReg())
+      o.setCbankIndex(index);
     return o;
   }
   /// [base + offset] (optionally desc[desc][base + offset]); `base` must be a VReg/PReg
@@ -246,7 +255,15 @@ struct Operand {
   // optional memory descriptor register of sm_90 global accesses (`desc[UR6][R14.64]`,
   // HW: observed on LDG/STG/REDG in cuobjdump 13.2 output of ptxas 13.0 for sm_90):
   // bit 63 present, bit 62 virtual, bits 59-61 width, bits 56-58 class, bits 32-55 number.
+  // CBank operands use the same layout: the offset in the low half, the optional index
+  // register in the high half.
   int32_t memOffset() const { return static_cast<int32_t>(static_cast<uint32_t>(imm)); }
+  int32_t cbankOffset() const { return static_cast<int32_t>(static_cast<uint32_t>(imm)); }
+  bool hasCbankIndex() const {
+    return kind == OperandKind::CBank && (static_cast<uint64_t>(imm) >> 63) != 0;
+  }
+  Operand cbankIndex() const { return hasCbankIndex() ? unpackHighReg() : Operand{}; }
+  void setCbankIndex(const Operand &r) { packHighReg(r); }
   void setMemOffset(int32_t off) {
     uint64_t u = static_cast<uint64_t>(imm);
     u = (u & 0xFFFFFFFF00000000ull) | static_cast<uint32_t>(off);
@@ -255,9 +272,12 @@ struct Operand {
   bool hasMemDesc() const {
     return kind == OperandKind::Mem && (static_cast<uint64_t>(imm) >> 63) != 0;
   }
-  Operand memDesc() const {
-    if (!hasMemDesc())
-      return Operand{};
+  Operand memDesc() const { return hasMemDesc() ? unpackHighReg() : Operand{}; }
+  void setMemDesc(const Operand &d) { packHighReg(d); }
+
+private:
+  /// The register kept in the high half of `imm` (Mem descriptor, CBank index).
+  Operand unpackHighReg() const {
     uint64_t u = static_cast<uint64_t>(imm);
     Operand d;
     d.kind = (u >> 62) & 1 ? OperandKind::VReg : OperandKind::PReg;
@@ -267,7 +287,7 @@ struct Operand {
     d.reg = n == 0xFFFFFF ? kFixedReg : n;
     return d;
   }
-  void setMemDesc(const Operand &d) {
+  void packHighReg(const Operand &d) {
     uint64_t u = static_cast<uint32_t>(imm);
     uint32_t n = d.reg == kFixedReg ? 0xFFFFFFu : (d.reg & 0xFFFFFFu);
     u |= 1ull << 63;
@@ -277,7 +297,10 @@ struct Operand {
     u |= static_cast<uint64_t>(n) << 32;
     imm = static_cast<int64_t>(u);
   }
-  /// The virtual registers this operand names: itself, or a Mem's base and descriptor.
+
+public:
+  /// The virtual registers this operand names: itself, a Mem's base and descriptor, or a
+  /// CBank's index.
   llvm::SmallVector<Operand, 2> vregs() const {
     llvm::SmallVector<Operand, 2> v;
     if (kind == OperandKind::VReg) {
@@ -287,6 +310,8 @@ struct Operand {
         v.push_back(memBase());
       if (Operand d = memDesc(); d.kind == OperandKind::VReg)
         v.push_back(d);
+    } else if (Operand x = cbankIndex(); x.kind == OperandKind::VReg) {
+      v.push_back(x);
     }
     return v;
   }

@@ -16,7 +16,7 @@
 ///              | 'RZ' | 'URZ' | 'PT' | 'UPT'
 ///   width     := '.64' | '.128'                    (a pair / a quad of 32-bit registers)
 ///   INT       := ['-'] ( '0x' HEX | DEC )          FLOAT := '0f' HEX{8} | '0d' HEX{16}
-///   cbank     := 'c[' INT '][' INT ']'
+///   cbank     := 'c[' INT '][' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
 ///   mem       := [ 'desc[' (vreg | preg) ']' ] '[' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
 ///                                                  (offsets are 32-bit; desc: sm_90 memory descriptor)
 ///   SPECIAL   := 'SR_' ...                         (ori/special_regs.def)
@@ -344,9 +344,34 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
       return error(baseCol, "constant bank number out of range");
     if (!consume(']') || !consume('['))
       return errorHere("expected '][' in constant-bank reference c[bank][offset]");
-    if (!parseInt(off) || !consume(']'))
+    skipSpace();
+    Operand index;
+    if (peek() == '%' || (isIdentStart(peek()) && spellsPhysReg(line_.substr(pos_)))) {
+      // c[bank][index+offset] (LDC with a register index)
+      size_t xcol = pos_;
+      if (!parseRegister(index) ||
+          (index.kind == OperandKind::VReg && !noteVReg(*cur_, index, xcol)))
+        return false;
+      if (index.sub != kWholeReg || (index.reg >= 0xFFFFFFu && index.reg != kFixedReg))
+        return error(xcol, "a constant-bank index must be a whole register");
+      skipSpace();
+      if (peek() == '+' || peek() == '-') {
+        bool neg = peek() == '-';
+        ++pos_;
+        skipSpace();
+        if (!parseInt(off))
+          return false;
+        if (neg)
+          off = -off;
+      }
+      if (!consume(']'))
+        return errorHere("expected ']' after constant-bank offset");
+    } else if (!parseInt(off) || !consume(']')) {
       return failed_ ? false : errorHere("expected ']' after constant-bank offset");
-    o = Operand::cbank(static_cast<uint32_t>(bank), off);
+    }
+    if (off < INT32_MIN || off > UINT32_MAX)
+      return error(baseCol, "constant-bank offset does not fit in 32 bits");
+    o = Operand::cbank(static_cast<uint32_t>(bank), off, index);
   } else if (c == '[' || line_.substr(pos_).starts_with("desc[")) {
     Operand desc;
     if (c != '[') {

@@ -95,7 +95,16 @@ void printOperand(const Function &f, const Operand &o, std::ostream &os) {
     os << "c[";
     printHex(o.reg, os);
     os << "][";
-    printHex(o.imm, os);
+    if (o.hasCbankIndex()) {
+      Operand x = o.cbankIndex();
+      printRegName(x, x.kind == OperandKind::VReg, os);
+      if (o.cbankOffset() > 0)
+        os << '+';
+      if (o.cbankOffset() != 0)
+        printHex(o.cbankOffset(), os);
+    } else {
+      printHex(o.cbankOffset(), os);
+    }
     os << ']';
     break;
   case OperandKind::Mem:

@@ -100,6 +100,8 @@ void rewrite(AllocCtx &ctx, Operand &o) {
     } else if (Operand desc = o.memDesc(); desc.kind == OperandKind::VReg) {
       o.setMemDesc(physical(desc));
     }
+  } else if (Operand x = o.cbankIndex(); x.kind == OperandKind::VReg) {
+    o.setCbankIndex(physical(x));
   }
 }
 

@@ -47,6 +47,8 @@ void operandRegs(const Operand &o, RegSet &out) {
     if (o.hasMemBase())
       addReg(o.memBase(), out);
     addReg(o.memDesc(), out);
+  } else if (o.hasCbankIndex()) {
+    addReg(o.cbankIndex(), out);
   } else {
     addReg(o, out);
   }
@@ -134,6 +136,16 @@ void runComputeControlCodes(ori::Function &f, PhaseContext &) {
         unsigned k = sb.take(wait);
         sb.reads[k] = reads;
         cc.readBarrier = static_cast<uint8_t>(k);
+      }
+      // HW: ptxas 13.0 gives LDGDEPBAR (cp.async.commit_group) write scoreboard 0, the one
+      // DEPBAR.LE SB0, N (cp.async.wait_group) counts; scoreboards count, so other users of
+      // scoreboard 0 only make those waits longer.
+      if (in.op == ori::Opcode::LDGDEPBAR) {
+        if (!sb.busy[0]) {
+          sb.busy[0] = true;
+          sb.age[0] = ++sb.clock;
+        }
+        cc.writeBarrier = 0;
       }
       cc.waitMask = wait;
       in.ctrl = cc;

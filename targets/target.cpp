@@ -16,7 +16,15 @@ const Target kSm90(ArchInfo{90, 0, false},
                    // HW: 255 GPRs + RZ, 63 UGPRs + URZ, 7 predicates + PT (sass-encoding.md
                    // 2.2/2.3; NAK). R1 holds the stack pointer (every ptxas kernel loads it).
                    RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
-                                 /*reservedGprs=*/2});
+                                 /*reservedGprs=*/2},
+                   // HW: ptxas 13.0.88 sm_90 code read with nvdisasm 13.2: `ld.const [cv+8]`
+                   // is `LDC R, c[0x3][0x8]`; `mov.u64 %rd, gvar` is `LDC.64 R, c[0x4][slot]`
+                   // (R_CUDA_64 in .rela.nv.constant4); `cvta.const` adds c[0x0][0xd0];
+                   // `mov.u32 %r, sharedvar` is `MOV R0, 0x400; S2R R5, SR_CgaCtaId; LEA R5,
+                   // R5, R0, 0x18` and .nv.shared.<k> is 0x400 + the variables' bytes.
+                   MemoryLayout{/*constVarBank=*/3, /*addressSlotBank=*/4,
+                                /*constWindowOffset=*/0xd0, /*sharedReserve=*/0x400,
+                                /*sharedCtaShift=*/24});
 
 } // namespace
 

@@ -23,6 +23,15 @@ struct ConstBankLayout {
   uint32_t globalDescOffset; ///< 64-bit memory descriptor global accesses use (desc[URx])
 };
 
+/// Where memory the PTX names lives, as the code addresses it.
+struct MemoryLayout {
+  uint32_t constVarBank;     ///< module .const variables: c[bank][variable offset]
+  uint32_t addressSlotBank;  ///< 64-bit addresses of module .global variables
+  uint32_t constWindowOffset; ///< bank 0: 64-bit generic address of the .const bank
+  uint32_t sharedReserve;    ///< bytes reserved at the bottom of every CTA's shared window
+  uint32_t sharedCtaShift;   ///< shared address = (SR_CgaCtaId << shift) + window offset
+};
+
 struct RegisterFiles {
   unsigned numGprs;      ///< R0..R(n-1) allocatable, RZ beyond
   unsigned numUgprs;     ///< UR0..UR(n-1), URZ beyond
@@ -40,14 +49,16 @@ public:
   const ArchInfo &arch() const { return arch_; }
   const ConstBankLayout &constBank() const { return cbank_; }
   const RegisterFiles &registers() const { return regs_; }
+  const MemoryLayout &memory() const { return mem_; }
 
-  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs)
-      : arch_(arch), cbank_(cbank), regs_(regs) {}
+  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem = {})
+      : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem) {}
 
 private:
   ArchInfo arch_;
   ConstBankLayout cbank_;
   RegisterFiles regs_;
+  MemoryLayout mem_;
 };
 
 } // namespace ptxmini

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
 
+#include "frontend/lower/lower_mem.h"
+
 #include "ori/cfg.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -39,7 +41,8 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 Handler findHandler(const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
   for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers(),
-                     textureHandlers(), convertHandlers(), mmaHandlers()})
+                     atomicHandlers(), asyncCopyHandlers(), textureHandlers(), convertHandlers(),
+                     mmaHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
           (!row.accepts || row.accepts(in)))
@@ -273,7 +276,8 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       ok &= h(ctx, in);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
-      if (d.space != ptx::StateSpace::Reg) {
+      // .shared variables are laid out before the body (layoutKernelShared).
+      if (d.space != ptx::StateSpace::Reg && d.space != ptx::StateSpace::Shared) {
         ctx.diag.error(SourceLoc{ctx.module.fileName, d.line, d.column},
                        "Declarations in the ." + std::string(ptx::stateSpaceName(d.space)) +
                            " state space are not supported by ptxas-mini's code generator yet");
@@ -357,12 +361,15 @@ void dropEmptyUnlabelledBlocks(LowerCtx &ctx) {
 
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
                  DiagEngine &diag) {
-  bool ok = true;
-  for (const ptx::VarDecl &g : m.globals) {
-    diag.error(SourceLoc{m.fileName, g.line, g.column},
-               "Module-scope variables are not supported by ptxas-mini's code generator yet");
-    ok = false;
-  }
+  LoweredModuleData data;
+  return lowerModule(m, target, out, diag, data);
+}
+
+bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
+                 DiagEngine &diag, LoweredModuleData &data) {
+  // Module variables first: the code addresses them (lower_module_data.cpp).
+  lower::ModuleLayout layout;
+  bool ok = lower::layoutModuleData(m, target, diag, layout, data);
   for (const ptx::Function &pf : m.functions) {
     if (!pf.hasBody)
       continue;
@@ -378,6 +385,7 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
     lf.fn.name = pf.name;
     lf.fn.isKernel = true;
     lower::LowerCtx ctx(m, pf, target, diag, lf);
+    ctx.moduleLayout = &layout;
     // 1. The parameter block: each parameter at its own alignment, in order.
     uint32_t offset = 0;
     for (const ptx::VarDecl &p : pf.params) {
@@ -397,11 +405,15 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
         (std::string_view(attrName) == "maxntid" ? lf.maxntid : lf.reqntid) = dims;
       }
     }
-    // 2. Declarations and labels; block 0 is the entry.
+    // 2. Declarations and labels; block 0 is the entry. Shared memory is laid out here.
     ori::Block entry;
     entry.name = "entry";
     lf.fn.blocks.push_back(std::move(entry));
     lower::collect(ctx, pf.body);
+    if (!lower::layoutKernelShared(ctx, layout)) {
+      ok = false;
+      continue;
+    }
     // 3. The statements.
     ctx.curBlock = 0;
     if (!lower::lowerBlock(ctx, pf.body)) {

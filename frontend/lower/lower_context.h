@@ -21,6 +21,7 @@
 namespace ptxmini::frontend::lower {
 
 struct LowerCtx;
+struct ModuleLayout; // lower_mem.h: where the module's variables live
 /// Lowers one instruction; false after reporting an error.
 using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
 
@@ -44,6 +45,8 @@ struct HandlerRow {
 std::span<const HandlerRow> intHandlers();     // lower_int.cpp: integer, logic, predicates
 std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/f64
 std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
+std::span<const HandlerRow> atomicHandlers();  // lower_atomic.cpp: atom, red
+std::span<const HandlerRow> asyncCopyHandlers(); // lower_async.cpp: cp.async
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
 std::span<const HandlerRow> convertHandlers(); // lower_convert.cpp: cvt
@@ -68,6 +71,8 @@ struct LowerCtx {
   llvm::StringMap<LoweredParam> params;
   llvm::StringMap<uint32_t> labels;   ///< PTX label -> block
   ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
+  const ModuleLayout *moduleLayout = nullptr; ///< the module's variables (lower_mem.h)
+  llvm::StringMap<uint32_t> sharedVars; ///< .shared variable -> offset in the CTA's window
   /// The carry flag (PTX CC.CF) of add.cc/addc/sub.cc/subc/mad.cc/madc chains: the predicate
   /// the last `.cc` instruction wrote (kind None before the first one). lower_int.cpp.
   ori::Operand carryFlag;

@@ -248,6 +248,22 @@ uint8_t* Exec::mem(int lane, char space, uint64_t addr, uint32_t n) {
 Emulator::Emulator(const KernelImage& k, GlobalMemory& g) : k_(k), g_(g) {
   const char* tr = std::getenv("PTXMINI_EMU_TRACE");
   trace_ = tr && *tr == '1';
+  // Module data: each global segment gets its own allocation, and the address slots that
+  // name it are filled in (what the CUDA driver does when it loads the module).
+  banks_ = k.cbanks;
+  std::vector<uint64_t> segAddr;
+  for (const KernelImage::GlobalSegment& s : k.globals) {
+    uint64_t a = g_.allocate(std::max<uint64_t>(s.bytes.size(), 1));
+    std::copy(s.bytes.begin(), s.bytes.end(), g_.bytes(a).begin());
+    segAddr.push_back(a);
+  }
+  for (const KernelImage::BankAddress& r : k.bank_addresses) {
+    auto& b = banks_[r.bank];
+    if (r.segment >= segAddr.size() || r.offset + 8u > b.size())
+      throw Trap("module address slot outside constant bank " + std::to_string(r.bank));
+    uint64_t v = segAddr[r.segment] + r.value;
+    std::memcpy(b.data() + r.offset, &v, 8);
+  }
   code_.resize(k.insts.size());
   handler_.assign(k.insts.size(), -1);
   parse_err_.resize(k.insts.size());
@@ -273,8 +289,8 @@ Emulator::Emulator(const KernelImage& k, GlobalMemory& g) : k_(k), g_(g) {
 
 const std::vector<uint8_t>* Emulator::bank(int b) const {
   if (b == 0) return &bank0_;
-  auto it = k_.cbanks.find(b);
-  return it == k_.cbanks.end() ? nullptr : &it->second;
+  auto it = banks_.find(b);
+  return it == banks_.end() ? nullptr : &it->second;
 }
 
 void Emulator::build_bank0() {

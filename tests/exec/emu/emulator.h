@@ -157,6 +157,7 @@ class Emulator {
   LaunchConfig cfg_;
   ExecStats stats_;
   std::vector<uint8_t> bank0_;
+  std::map<int, std::vector<uint8_t>> banks_;  // banks 1..: the image's, with module addresses
   std::vector<SassInst> code_;        // by pc/16
   std::vector<int> handler_;          // index into the opcode table, -1 = slot has no instruction
   std::vector<std::string> parse_err_;

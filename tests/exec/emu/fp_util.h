@@ -61,6 +61,25 @@ inline uint16_t double_to_half(double d) {
   return static_cast<uint16_t>(sign | ((exp + 15) << 10) | (n & 0x3ff));
 }
 
+// double -> bfloat16 with round-to-nearest-even (no intermediate float rounding).
+inline uint16_t double_to_bf16(double d) {
+  if (std::isnan(d)) return 0x7fff;
+  uint16_t sign = std::signbit(d) ? 0x8000 : 0;
+  double a = std::fabs(d);
+  if (a == 0) return sign;
+  int e;
+  std::frexp(a, &e);
+  int exp = e - 1;                                   // a = 1.x * 2^exp
+  if (exp > 127) return sign | 0x7f80;
+  double q = exp < -126 ? std::ldexp(a, 133) : std::ldexp(a, 7 - exp);  // units of the last place
+  uint32_t n = static_cast<uint32_t>(std::nearbyint(q));
+  if (exp < -126) return static_cast<uint16_t>(sign | n);  // subnormal (0x80 = min normal)
+  if (n == 256) { n = 128; ++exp; }
+  if (exp > 127) return sign | 0x7f80;
+  return static_cast<uint16_t>(sign | ((exp + 127) << 7) | (n & 0x7f));
+}
+inline float bf16_to_float(uint16_t h) { return bitsf(static_cast<uint32_t>(h) << 16); }
+
 inline uint16_t float_to_bf16(float f) {
   uint32_t u = fbits(f);
   if (std::isnan(f)) return 0x7fff;

@@ -8,6 +8,9 @@
  *                  kernel's symbol
  *   shared size    the size of .nv.shared.<kernel>
  *   const banks    .nv.constant<N>[.<kernel>] contents (NOBITS banks: zeros of their size)
+ *   module data    .nv.global.init / .nv.global as global segments; the R_CUDA_64 relocations
+ *                  of .rela.nv.constant<N> (the address slots of module variables) as
+ *                  addresses the emulator writes into the bank once the segments are placed
  * Field layouts are the cubin reader's (encoder/cubin/eiattr.def, cubin_dump.cpp). */
 #include "tests/exec/emu/load_cubin.h"
 
@@ -19,6 +22,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <optional>
 
 namespace ptxmini::exec {
@@ -35,6 +39,7 @@ constexpr uint8_t kKParamInfoV2 = 0x45;
 constexpr uint32_t kShtProgbits = 1, kShtNobits = 8;
 constexpr uint8_t kStoCudaEntry = 0x10; // st_other of a kernel symbol (cubin-format.md 6)
 constexpr uint8_t kSttFunc = 2;
+constexpr uint32_t kRCuda64 = 2; // R_CUDA_64 (encoder/cubin/rcuda.def)
 
 std::optional<cubin::Cubin> read(const std::string& path, std::string& err) {
   std::ifstream in(path, std::ios::binary);
@@ -149,6 +154,36 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
     std::vector<uint8_t> bytes = s.type == kShtNobits ? std::vector<uint8_t>() : s.data;
     bytes.resize(s.size, 0);
     out.cbanks[std::stoi(bankText)] = std::move(bytes);
+  }
+  // ---- module data ----------------------------------------------------------------------------
+  std::map<size_t, size_t> segmentOf; // section index -> globals[] index
+  for (size_t i = 0; i < c->sections.size(); ++i) {
+    const cubin::Section& s = c->sections[i];
+    if (s.name != ".nv.global.init" && s.name != ".nv.global") continue;
+    KernelImage::GlobalSegment g;
+    g.section = s.name;
+    g.bytes = s.type == kShtNobits ? std::vector<uint8_t>() : s.data;
+    g.bytes.resize(s.size, 0);
+    segmentOf[i] = out.globals.size();
+    out.globals.push_back(std::move(g));
+  }
+  const auto* syms = symbols(*c);
+  for (const cubin::Section& r : c->sections) {
+    const std::string prefix = ".rela.nv.constant";
+    if (r.name.rfind(prefix, 0) != 0 || r.relocations.empty()) continue;
+    std::string bankText = r.name.substr(prefix.size());
+    if (bankText.empty() || !std::all_of(bankText.begin(), bankText.end(), ::isdigit)) continue;
+    for (const cubin::Relocation& x : r.relocations) {
+      const cubin::Symbol* y = syms && x.sym < syms->size() ? &(*syms)[x.sym] : nullptr;
+      auto seg = y ? segmentOf.find(y->shndx) : segmentOf.end();
+      if (x.type != kRCuda64 || seg == segmentOf.end()) {
+        err = r.name + ": relocation of type " + std::to_string(x.type) +
+              " against a symbol outside the global data is not modelled";
+        return false;
+      }
+      out.bank_addresses.push_back({std::stoi(bankText), static_cast<uint32_t>(x.offset), seg->second,
+                                    y->value + static_cast<uint64_t>(x.addend)});
+    }
   }
   return true;
 }

@@ -541,10 +541,267 @@ void ref_local_generic(RefCtx& c) {
   }
 }
 
+// ---- memory tests (kernels/mem_*.ptx) ----------------------------------------------------
+
+// mem_vector.ptx: per thread a 24-word record, see the kernel for the layout.
+void ref_mem_vector(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int t = 0; t < 40; ++t) {
+    const uint32_t* a = in + 24 * t;
+    uint32_t* o = out + 24 * t;
+    o[0] = a[3]; o[1] = a[2]; o[2] = a[1]; o[3] = a[0];
+    o[4] = a[6]; o[5] = a[7]; o[6] = a[4]; o[7] = a[5];
+    o[8] = a[11]; o[9] = a[8]; o[10] = a[0]; o[11] = 305419896u;
+    o[12] = a[14]; o[13] = a[15]; o[14] = a[12]; o[15] = a[13];
+    for (int k = 16; k < 20; ++k) o[k] = a[k];
+    o[20] = a[21]; o[21] = a[21]; o[22] = a[20]; o[23] = a[20];
+  }
+}
+
+// mem_subword.ptx: per thread 16 input bytes -> 20 words and 16 bytes.
+void ref_mem_subword(RefCtx& c) {
+  const uint8_t* in = c.buf<uint8_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint8_t* bytes = c.buf<uint8_t>("bytes");
+  auto s8 = [](uint8_t v) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v))); };
+  auto u16 = [](const uint8_t* p) { return static_cast<uint32_t>(p[0] | p[1] << 8); };
+  auto s16 = [](const uint8_t* p) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(p[0] | p[1] << 8))); };
+  auto put64 = [](uint32_t* o, int64_t v) { o[0] = static_cast<uint32_t>(v); o[1] = static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32); };
+  for (int t = 0; t < 48; ++t) {
+    const uint8_t* b = in + 16 * t;
+    uint32_t* o = out + 20 * t;
+    uint8_t* bb = bytes + 16 * t;
+    o[0] = b[0];
+    o[1] = s8(b[1]);
+    o[2] = u16(b + 2);
+    o[3] = s16(b + 4);
+    o[4] = b[7];
+    o[5] = s8(b[15]);
+    put64(o + 6, static_cast<int8_t>(b[6]));
+    put64(o + 8, u16(b + 8));
+    int32_t w12;
+    std::memcpy(&w12, b + 12, 4);
+    put64(o + 10, w12);
+    o[12] = s8(b[12]); o[13] = s8(b[13]); o[14] = s8(b[14]); o[15] = u16(b + 8);
+    o[16] = s8(b[7]);
+    o[17] = s8(b[0]);
+    o[18] = s16(b + 4);
+    bb[3] = b[1];
+    bb[0] = b[5]; bb[1] = 0;
+    bb[2] = b[4];
+    bb[4] = b[1]; bb[5] = b[0];
+    bb[6] = b[2]; bb[7] = b[3];
+    // shared bytes: 0, b0, b4, b7, 0, 0, b2, b3
+    uint32_t w = static_cast<uint32_t>(b[0]) << 8 | static_cast<uint32_t>(b[4]) << 16 | static_cast<uint32_t>(b[7]) << 24;
+    std::memcpy(bb + 8, &w, 4);
+    bb[12] = b[0]; bb[13] = b[4]; bb[14] = b[2]; bb[15] = b[3];
+  }
+}
+
+// mem_shared.ptx: per thread 12 words (the last two only for thread 0).
+void ref_mem_shared(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t v = in[t], x = v ^ 0x5a5a5a5au;
+    uint32_t* o = out + 12 * t;
+    o[0] = x;                          // fsh reload
+    o[1] = x; o[2] = v; o[3] = t;      // msh v4 round trip
+    o[4] = x;
+    o[5] = v;                          // fsh through a 64-bit address
+    o[6] = v + 17;                     // generic load of the dynamic slot
+    o[7] = v + 17 + 1000;              // after the generic store
+    o[8] = v + 17 + 1000;
+    if (t == 0) o[9] = v;
+  }
+}
+
+// mem_module.ptx: per thread 36 words from module data and parameters.
+void ref_mem_module(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  const uint32_t ctab[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  const uint16_t gh[3] = {65535, 2, 32768};
+  auto put64 = [](uint32_t* o, uint64_t v) { o[0] = static_cast<uint32_t>(v); o[1] = static_cast<uint32_t>(v >> 32); };
+  auto f2u = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+  auto d2u = [](double d) { uint64_t u; std::memcpy(&u, &d, 8); return u; };
+  uint8_t sp[24];
+  for (int k = 0; k < 24; ++k) sp[k] = static_cast<uint8_t>(241 + k);
+  auto u32at = [&](int k) { uint32_t v; std::memcpy(&v, sp + k, 4); return v; };
+  for (uint32_t t = 0; t < 48; ++t) {
+    uint32_t* o = out + 36 * t;
+    o[0] = 'e'; o[1] = 5; o[2] = 32768; o[3] = 0;
+    put64(o + 4, 81985529216486895ull);
+    put64(o + 6, 7);
+    o[8] = f2u(-2.25f);
+    o[9] = 5;
+    o[10] = 11; o[11] = 44;
+    put64(o + 12, d2u(3.141592653589793));
+    uint32_t h = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(gh[t & 1])));
+    o[14] = 0;                        // czero
+    o[15] = ctab[(t & 3) + 1];
+    o[16] = h; o[17] = 0; o[18] = t + 100; o[19] = h;
+    o[20] = ctab[5]; o[21] = ctab[t & 3]; o[22] = 40000;
+    o[23] = static_cast<uint32_t>(-2);
+    put64(o + 24, d2u(-2.5));
+    o[26] = ctab[2]; o[27] = ctab[3];
+    o[28] = u32at(4) + u32at(8) + u32at(12) + u32at(4);
+    o[29] = static_cast<uint32_t>(-14);   // 0xf2 sign-extended
+    o[30] = 200;
+    o[31] = static_cast<uint32_t>(-3);
+    uint64_t q;
+    std::memcpy(&q, sp + 16, 8);
+    put64(o + 32, q);
+  }
+}
+
+// mem_atomics.ptx: contended counters (final values from the initial buffer contents),
+// private slots (returned old values), shared counters per warp.
+void ref_mem_atomics(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  uint32_t* g = c.buf<uint32_t>("g");
+  uint64_t* g64 = c.buf<uint64_t>("g64");
+  uint32_t* gfp = c.buf<uint32_t>("gfp");
+  uint32_t* priv = c.buf<uint32_t>("priv");
+  uint32_t* own = c.buf<uint32_t>("own");
+  uint32_t* sout = c.buf<uint32_t>("sout");
+  auto inc = [](uint32_t old, uint32_t b) { return old >= b ? 0u : old + 1; };
+  auto dec = [](uint32_t old, uint32_t b) { return (old == 0 || old > b) ? b : old - 1; };
+  auto bit = [](int32_t v) { return 1u << (static_cast<uint32_t>(v) & 31); };
+  for (int i = 0; i < 128; ++i) {
+    int32_t v = in[i];
+    uint32_t u = static_cast<uint32_t>(v);
+    int64_t w = int64_t{v} * 1000003;
+    uint64_t uw = static_cast<uint64_t>(w);
+    g[0] += u;
+    g[1] = static_cast<uint32_t>(std::min(static_cast<int32_t>(g[1]), v));
+    g[2] = static_cast<uint32_t>(std::max(static_cast<int32_t>(g[2]), v));
+    g[3] = std::min(g[3], u);
+    g[4] = std::max(g[4], u);
+    g[5] &= ~bit(v);
+    g[6] |= bit(v);
+    g[7] ^= u;
+    g[8] = inc(g[8], 50);
+    g[9] = dec(g[9], 50);
+    g[10] = 77;
+    g[11] += 1;
+    g[12] += u;
+    g[13] = std::max(g[13], u);
+    g[14] |= bit(v);
+    g[15] = inc(g[15], 1000);
+    g[16] = dec(g[16], 20);
+    g[17] = static_cast<uint32_t>(std::min(static_cast<int32_t>(g[17]), v));
+    g[18] += 1; g[19] += 2; g[20] += 3; g[21] += 4; g[22] += 5;
+    g64[0] += uw;
+    g64[1] = static_cast<uint64_t>(std::min(static_cast<int64_t>(g64[1]), w));
+    g64[2] = std::max(g64[2], uw);
+    g64[3] |= bit(v);
+    g64[4] += uw;
+    g64[5] = 4886718345ull;
+    g64[8] ^= bit(v);
+    g64[9] &= 0xffffffff00000000ull | ~bit(v);
+    g64[6] = static_cast<uint64_t>(std::max(static_cast<int64_t>(g64[6]), w));
+    g64[7] += uw;
+    // private slots
+    uint32_t* p = priv + 8 * i;
+    uint32_t* o = own + 24 * i;
+    o[0] = p[0]; p[0] = u;
+    o[7] = p[1];
+    o[1] = p[1]; p[1] = u;
+    o[2] = p[2];                      // the cas compares with p[2] + 1: fails
+    o[3] = p[3]; p[3] = inc(p[3], 7);
+    o[4] = p[4]; p[4] = dec(p[4], 7);
+    o[5] = p[5]; p[5] += u;
+    o[6] = p[6]; if (p[6] == u) p[6] = 5;
+    p[7] = 0;
+    uint64_t old64 = uint64_t{p[6]} | uint64_t{p[7]} << 32;
+    o[8] = static_cast<uint32_t>(old64); o[9] = static_cast<uint32_t>(old64 >> 32);
+    old64 += uw;
+    p[6] = static_cast<uint32_t>(old64); p[7] = static_cast<uint32_t>(old64 >> 32);
+    // private shared slots
+    uint32_t tid = static_cast<uint32_t>(i % 64), cta = static_cast<uint32_t>(i / 64);
+    uint32_t s0 = u, s1 = static_cast<uint32_t>(i);
+    o[12] = s0; s0 = tid;                          // cas succeeds
+    o[13] = s1; if (s1 == u) s1 = tid;             // cas usually fails
+    o[14] = s1; s1 = cta;                          // exch
+    o[15] = s0;
+    o[16] = u; o[17] = tid;                        // exch.b64 returns (v, tid)
+    o[18] = static_cast<uint32_t>(uw); o[19] = static_cast<uint32_t>(uw >> 32);
+    o[20] = s1; o[21] = u; o[22] = tid; o[23] = cta;
+  }
+  // f32/f64/f16x2/bf16x2 sums of 128 exact terms
+  auto f2u = [](float f) { uint32_t x; std::memcpy(&x, &f, 4); return x; };
+  gfp[0] = f2u(64.0f);
+  gfp[1] = f2u(32.0f);
+  double d0 = 16.0, d1 = 8.0;
+  std::memcpy(gfp + 2, &d0, 8);
+  std::memcpy(gfp + 4, &d1, 8);
+  gfp[6] = 0x58005400u;               // f16x2 (64.0, 128.0)
+  gfp[7] = 0x43004280u;               // bf16x2 (64.0, 128.0)
+  // shared counters, one set per warp
+  for (int wg = 0; wg < 4; ++wg) {
+    uint32_t* q = sout + 16 * wg;
+    uint32_t s[16] = {0, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0, 0, 0, 0xffffffffu,
+                      0, 0x12345678u, 0, 0, 0, 0, 0, 0};
+    for (int l = 0; l < 32; ++l) {
+      int32_t v = in[wg * 32 + l];
+      uint32_t u = static_cast<uint32_t>(v);
+      s[0] += u;
+      s[1] = static_cast<uint32_t>(std::min(static_cast<int32_t>(s[1]), v));
+      s[2] = static_cast<uint32_t>(std::max(static_cast<int32_t>(s[2]), v));
+      s[3] = std::min(s[3], u);
+      s[4] = std::max(s[4], u);
+      s[5] = inc(s[5], 9);
+      s[6] = dec(s[6], 9);
+      s[7] &= ~bit(v);
+      s[8] |= bit(v);
+      s[9] ^= u;
+      s[10] = 99;
+      s[11] += 3;
+      s[12] ^= bit(v);
+      s[13] += 1;
+      s[14] += 2;
+    }
+    std::memcpy(q, s, sizeof s);
+  }
+}
+
+// mem_cp_async.ptx: per thread 8 words copied through shared memory.
+void ref_mem_cp_async(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int t = 0; t < 64; ++t) {
+    const uint32_t* a = in + 8 * t;
+    uint32_t* o = out + 8 * t;
+    o[0] = a[3]; o[1] = a[2]; o[2] = a[1]; o[3] = a[0];
+    o[4] = a[6]; o[5] = a[7]; o[6] = a[4]; o[7] = a[5];
+  }
+}
+
 // large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
 void ref_large_param(RefCtx& c) {
   const int32_t* p = c.buf<int32_t>("p");
   for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
+}
+
+// mem_atomic_loops.ptx: per warp the counters after 32 equal updates and the sums of the
+// values the atomics returned (k * increment for k = 0..31).
+void ref_mem_atomic_loops(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int w = 0; w < 2; ++w) {
+    uint32_t* o = out + 12 * w;
+    float f = 16.0f, fr = 4.0f, fs = 248.0f;
+    double d = 8.0, ds = 124.0;
+    uint64_t u = 32ull * 0x80000001ull, us = 496ull * 0x80000001ull;
+    std::memcpy(o + 0, &f, 4);
+    std::memcpy(o + 1, &fr, 4);
+    std::memcpy(o + 2, &d, 8);
+    std::memcpy(o + 4, &u, 8);
+    std::memcpy(o + 6, &fs, 4);
+    o[7] = 0;
+    std::memcpy(o + 8, &ds, 8);
+    std::memcpy(o + 10, &us, 8);
+  }
 }
 
 struct Entry {
@@ -575,6 +832,13 @@ const Entry kRefs[] = {
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
     {"large_param", ref_large_param},
+    {"mem_vector", ref_mem_vector},
+    {"mem_subword", ref_mem_subword},
+    {"mem_shared", ref_mem_shared},
+    {"mem_module", ref_mem_module},
+    {"mem_atomics", ref_mem_atomics},
+    {"mem_cp_async", ref_mem_cp_async},
+    {"mem_atomic_loops", ref_mem_atomic_loops},
     {"int32_ops", ref_int32_ops},
     {"int64_ops", ref_int64_ops},
     {"int16_ops", ref_int16_ops},
