@@ -14,6 +14,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,8 @@ std::span<const HandlerRow> intHandlers();     // lower_int.cpp: integer, logic,
 std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/f64
 std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
+std::span<const HandlerRow> warpHandlers();    // lower_warp.cpp: shfl, vote, match, redux, ...
+std::span<const HandlerRow> syncHandlers();    // lower_sync.cpp: bar/barrier, membar, fence
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
@@ -94,7 +97,21 @@ struct LowerCtx {
                    std::initializer_list<ori::Operand> uses);
   /// Ends the current block and starts a new (fall-through) one; returns its index.
   uint32_t startBlock(std::string name = {});
+
+  /// The value of `op` when it is known at compile time: an integer immediate, or a register
+  /// whose only definition in the function is `mov` of an integer immediate (nvcc's way of
+  /// passing shfl/vote/bar operands). Defined in lower_warp.cpp.
+  std::optional<int64_t> knownConstant(const ptx::Operand &op);
+  /// Registers defined exactly once, by `mov` of an integer immediate (built on first use).
+  std::optional<llvm::StringMap<int64_t>> singleMovImm;
 };
+
+/// True when `name` is a declared .reg (an exact name or a `%r<N>` range member).
+bool isDeclaredRegister(const LowerCtx &ctx, const std::string &name);
+/// `mov d, name` for a PTX special register `name` (lower_sreg.cpp, from the target's table);
+/// false after reporting.
+bool lowerSpecialRegister(LowerCtx &ctx, const ptx::Instruction &in, const ori::Operand &d,
+                          const std::string &name);
 
 /// The 32-bit component `k` of a register operand (a 64-bit value's low half is 0).
 ori::Operand component(const ori::Operand &r, unsigned k);

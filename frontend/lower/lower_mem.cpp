@@ -4,8 +4,7 @@
 /// Instruction selection for data movement, as ptxas selects it for sm_90 (forms read off
 /// ptxas 13.0.88 output with nvdisasm 13.2):
 ///   ld.param (kernel)     LDC[.64] d, c[0x0][paramBase + offset]
-///   mov d, %tid/%ctaid    S2R d, SR_TID.X ...
-///   mov d, %ntid/%nctaid  LDC d, c[0x0][ntid/nctaid offset + 4 * dim] (Target constant bank)
+///   mov d, %sreg          special registers: lower_sreg.cpp (the target's table)
 ///   mov d, a              MOV d, a (64-bit: one MOV per half)
 ///   cvta.to.global        a copy: on sm_90 a global address is its generic address (GUESS:
 ///                         ptxas emits no instruction for it in every kernel we compared)
@@ -23,7 +22,6 @@ using ori::Modifier;
 using ori::Opcode;
 using ori::Operand;
 using ori::RegClass;
-using ori::SpecialReg;
 
 bool lowerLd(LowerCtx &ctx, const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
@@ -102,59 +100,24 @@ bool lowerSt(LowerCtx &ctx, const ptx::Instruction &in) {
   return true;
 }
 
-/// PTX special registers read with S2R.
-struct SregRow {
-  std::string_view ptx;
-  SpecialReg sass;
-};
-constexpr std::array kS2R = {
-    SregRow{"%tid.x", SpecialReg::TID_X},     SregRow{"%tid.y", SpecialReg::TID_Y},
-    SregRow{"%tid.z", SpecialReg::TID_Z},     SregRow{"%ctaid.x", SpecialReg::CTAID_X},
-    SregRow{"%ctaid.y", SpecialReg::CTAID_Y}, SregRow{"%ctaid.z", SpecialReg::CTAID_Z},
-    SregRow{"%laneid", SpecialReg::LANEID},
-};
-
-/// PTX special registers that are constant-bank words: which Target offset, which dim.
-struct CbankSregRow {
-  std::string_view ptx;
-  bool isGrid; ///< nctaid (gridDim) rather than ntid (blockDim)
-  unsigned dim;
-};
-constexpr std::array kCbankSregs = {
-    CbankSregRow{"%ntid.x", false, 0},  CbankSregRow{"%ntid.y", false, 1},
-    CbankSregRow{"%ntid.z", false, 2},  CbankSregRow{"%nctaid.x", true, 0},
-    CbankSregRow{"%nctaid.y", true, 1}, CbankSregRow{"%nctaid.z", true, 2},
-};
-
 bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
   if (!ctx.onlyModifiers(in, {}))
     return false;
   if (in.operands.size() != 2 || !in.operands[0].is<ptx::RegOperand>())
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  // Special registers (%tid, %ntid, %laneid, %clock64, ...): one table, lower_sreg.cpp.
+  if (in.operands[1].is<ptx::RegOperand>() &&
+      !isDeclaredRegister(ctx, in.operands[1].as<ptx::RegOperand>().name)) {
+    Operand d = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
+    return d.kind != ori::OperandKind::None &&
+           lowerSpecialRegister(ctx, in, d, in.operands[1].as<ptx::RegOperand>().name);
+  }
   unsigned bits = ptx::typeBits(in.type());
   if (bits != 32 && bits != 64)
     return ctx.unsupported(in);
   Operand d = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
   if (d.kind == ori::OperandKind::None)
     return false;
-  if (in.operands[1].is<ptx::RegOperand>()) {
-    const std::string &src = in.operands[1].as<ptx::RegOperand>().name;
-    for (const SregRow &r : kS2R)
-      if (r.ptx == src) {
-        ctx.emit(Opcode::S2R, {}, {d}, {Operand::sreg(r.sass)});
-        return true;
-      }
-    for (const CbankSregRow &r : kCbankSregs)
-      if (r.ptx == src) {
-        const ConstBankLayout &cb = ctx.target.constBank();
-        uint32_t off = (r.isGrid ? cb.nctaidOffset : cb.ntidOffset) + 4 * r.dim;
-        ctx.emit(Opcode::LDC, {}, {d}, {Operand::cbank(0, off)});
-        return true;
-      }
-    if (!src.empty() && src[0] == '%' && ctx.regTypes.find(src) == ctx.regTypes.end() &&
-        src.find_first_of("0123456789") == std::string::npos)
-      return ctx.unsupported(in, "Special register '" + src + "'");
-  }
   Operand s = ctx.source(in, in.operands[1]);
   if (s.kind == ori::OperandKind::None)
     return false;
