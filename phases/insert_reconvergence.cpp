@@ -10,7 +10,8 @@
 /// is the instruction after that BSYNC. Branches on warp-uniform values get nothing; branches
 /// where one side only exits get nothing; nested regions use distinct barriers; a region
 /// containing a CTA barrier or a full-mask warp synchronisation is left open (its threads must
-/// all arrive anyway; a BSYNC in front would deadlock a diverged warp). Warp-synchronous
+/// all arrive anyway; a BSYNC in front would deadlock a diverged warp; HW: ptxas leaves an if
+/// containing __syncthreads() open but brackets one containing a non-aligned barrier.sync). Warp-synchronous
 /// instructions come from the lowering behind a `WARPSYNC mask` marker; ptxas emits none in
 /// converged code and WARPSYNC.ALL / WARPSYNC Rmask where the warp may be diverged.
 ///
@@ -29,8 +30,9 @@
 ///   3. Divergent branches are grouped by join block J (one barrier per join). The BSSY goes
 ///      at the end of D, the nearest common dominator of the group's blocks, hoisted out of
 ///      every loop that does not contain J. A group is dropped when J does not post-dominate
-///      D, when one side of its only branch exits, or when the region from D contains a BAR
-///      or a full-mask WARPSYNC marker.
+///      D, when one side of its only branch exits, or when the region from D contains a
+///      full-mask WARPSYNC marker (warp-synchronous code for the whole warp, or an aligned
+///      CTA barrier: bar.sync, barrier.sync.aligned).
 ///   4. Each kept region gets a fresh barrier register %b (AllocateRegisters gives nested
 ///      regions, whose barriers are live at once, distinct B registers); `BSSY %b, J` goes in
 ///      front of D's terminator; a new block {BSYNC %b} is placed right before J; every
@@ -41,6 +43,7 @@
 ///      `BSYNC %b` restores the convergence the matching BSSY had; a full-mask WARPSYNC
 ///      converges. Each `WARPSYNC mask` marker is then deleted where the warp is converged,
 ///      becomes WARPSYNC.ALL where it is not and the mask is 0xffffffff, and stays otherwise.
+///      A non-aligned CTA barrier where the warp may be diverged is reported as unsupported.
 /// Runs on virtual registers before LegalizeOperands and AllocateRegisters.
 //===----------------------------------------------------------------------------------===//
 #include "phases/phase_manager.h"
@@ -292,7 +295,7 @@ std::vector<Region> chooseRegions(Ctx &c, const std::vector<Branch> &branches,
       if (b == d && !wholeD)
         continue;
       for (const Instr &in : f.blocks[b].instrs)
-        blocked |= in.op == Opcode::BAR || isFullMaskMarker(in);
+        blocked |= isFullMaskMarker(in); // also in front of every aligned CTA barrier
     }
     if (!blocked)
       regions.push_back(std::move(r));
@@ -384,8 +387,10 @@ void insertRegions(Ctx &c, std::vector<Region> &regions) {
   f.blocks = std::move(out);
 }
 
-/// Step 5: convergence at every program point; rewrite the WARPSYNC markers.
-void placeWarpSyncs(Ctx &c) {
+/// Step 5: convergence at every program point; rewrite the WARPSYNC markers. A non-aligned
+/// CTA barrier (a BAR without a marker in front) where the warp may be diverged is reported:
+/// ptxas compiles it to a BRA.DIV test and a WARPSYNC.COLLECTIVE sequence not modelled here.
+void placeWarpSyncs(Ctx &c, DiagEngine *diag) {
   ori::Function &f = c.f;
   const uint32_t n = static_cast<uint32_t>(f.blocks.size());
   std::vector<bool> exitOnly(n);
@@ -459,6 +464,12 @@ void placeWarpSyncs(Ctx &c) {
         }
       } else if (isConvergingSync(in)) {
         conv = true;
+      } else if (in.op == Opcode::BAR && !conv &&
+                 (kept.empty() || kept.back().op != Opcode::WARPSYNC)) {
+        if (diag)
+          diag->error("Function '" + f.name + "': a non-aligned barrier (barrier.sync/.arrive/" +
+                      ".red without .aligned) where the warp may be diverged is not supported " +
+                      "by ptxas-mini's code generator yet");
       }
       kept.push_back(std::move(in));
     }
@@ -489,7 +500,7 @@ void runInsertReconvergence(ori::Function &f, PhaseContext &pc) {
     ori::buildCFG(f);
   }
   // 5.
-  placeWarpSyncs(c);
+  placeWarpSyncs(c, pc.diag);
   f.recomputeRegTable();
   runAnalyzeControlFlow(f, pc);
 }
