@@ -313,10 +313,11 @@ bool fallsThroughTo(const ori::Function &f, uint32_t p, uint32_t s) {
   return b.instrs.empty() || !b.instrs.back().isUnconditionalTerminator();
 }
 
-std::string uniqueName(const ori::Function &f, const std::string &base) {
+std::string uniqueName(std::set<std::string> &used, const std::string &base) {
   std::string name = base;
-  for (unsigned k = 1; f.findBlock(name) != ori::kNoBlock; ++k)
+  for (unsigned k = 1; used.count(name); ++k)
     name = base + "_" + std::to_string(k);
+  used.insert(name);
   return name;
 }
 
@@ -343,6 +344,10 @@ void insertRegions(Ctx &c, std::vector<Region> &regions) {
 
   }
   // New layout: [BRA J] [BSYNC %b] J for every join.
+  std::vector<std::string> names;
+  for (const ori::Block &b : f.blocks)
+    names.push_back(b.name);
+  std::set<std::string> used(names.begin(), names.end());
   std::vector<ori::Block> out;
   std::vector<uint32_t> newIndex(n), syncIndex(n, UINT32_MAX);
   for (uint32_t b = 0; b < n; ++b) {
@@ -350,14 +355,14 @@ void insertRegions(Ctx &c, std::vector<Region> &regions) {
       const Region &r = regions[ri];
       if (b > 0 && !r.blocks[b - 1] && fallsThroughTo(f, b - 1, b)) {
         ori::Block skip;
-        skip.name = uniqueName(f, f.blocks[b - 1].name + "_to_" + f.blocks[b].name);
+        skip.name = uniqueName(used, names[b - 1] + "_to_" + names[b]);
         Instr bra(Opcode::BRA);
         bra.addUse(Operand::block(b)); // remapped below like every label
         skip.instrs.push_back(bra);
         out.push_back(std::move(skip));
       }
       ori::Block sync;
-      sync.name = uniqueName(f, f.blocks[b].name + "_bsync");
+      sync.name = uniqueName(used, names[b] + "_bsync");
       Instr bsync(Opcode::BSYNC);
       bsync.addUse(r.barrier);
       sync.instrs.push_back(bsync);
@@ -502,7 +507,9 @@ void runInsertReconvergence(ori::Function &f, PhaseContext &pc) {
   // 5.
   placeWarpSyncs(c, pc.diag);
   f.recomputeRegTable();
-  runAnalyzeControlFlow(f, pc);
+  // The blocks changed: refresh phase 3's facts where they were computed, else leave none.
+  if (f.cfgAnalyzed)
+    runAnalyzeControlFlow(f, pc);
 }
 
 } // namespace ptxmini

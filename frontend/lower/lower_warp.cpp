@@ -4,7 +4,8 @@
 /// Instruction selection for the warp-synchronous PTX instructions, as ptxas selects them
 /// for sm_90 (HW: forms read off ptxas 13.0.88 output with nvdisasm 13.2, one probe kernel
 /// per instruction at -O3):
-///   shfl.sync.m.b32 d[|p], a, b, c, mask   SHFL.M p|PT, d, a, b, c   (b, c immediates when known)
+///   shfl.sync.m.b32 d[|p], a, b, c, mask   SHFL.M p|PT, d, a, b, c   (b, c immediates when known,
+///                                          RZ when 0)
 ///   vote.sync.ballot.b32 d, q, mask        VOTE.ANY d, PT, q
 ///   vote.sync.{all,any,uni}.pred d, q, m   VOTE.{ALL,ANY,EQ} d, q
 ///   match.any.sync.b32/.b64 d, a, mask     MATCH.ANY[.U64] d, a
@@ -165,11 +166,15 @@ bool lowerShfl(LowerCtx &ctx, const ptx::Instruction &in) {
       c.kind == ori::OperandKind::None)
     return false;
   // HW: the lane field is 5 bits and c 13 bits (clamp | segment mask << 8) in SHFL's
-  // immediate forms; out-of-range constants go through a register.
+  // immediate forms; bits beyond them are not part of the operation. A zero is RZ, as ptxas
+  // writes it (`SHFL.UP P0, R4, R0, 0x1, RZ`, `SHFL.IDX PT, R5, R0, RZ, 0x1f`).
   if (b.kind == ori::OperandKind::Imm)
     b.imm &= 0x1f;
-  if (c.kind == ori::OperandKind::Imm && (c.imm & ~int64_t{0x1fff}))
-    c = regSource(ctx, in, in.operands[3]);
+  if (c.kind == ori::OperandKind::Imm)
+    c.imm &= 0x1fff;
+  for (Operand *o : {&b, &c})
+    if (o->kind == ori::OperandKind::Imm && o->imm == 0)
+      *o = RZ();
   if (!warpSync(ctx, in, in.operands[4]))
     return false;
   ctx.emit(Opcode::SHFL, {mode->sass}, {p, d}, {a, b, c});
