@@ -662,6 +662,12 @@ void ref_local_generic(RefCtx& c) {
   }
 }
 
+// large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
+void ref_large_param(RefCtx& c) {
+  const int32_t* p = c.buf<int32_t>("p");
+  for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -692,6 +698,7 @@ const Entry kRefs[] = {
     {"ctrl_divergence", ref_ctrl_divergence},
     {"ctrl_barriers", ref_ctrl_barriers},
     {"ctrl_warp_misc", ref_ctrl_warp_misc},
+    {"large_param", ref_large_param},
 };
 
 }  // namespace
