@@ -124,6 +124,10 @@ int generateCode(const Options &opts, const Target &target,
     fi.exitOffsets = ef.exitOffsets;
     fi.maxntid = lf.maxntid;
     fi.reqntid = lf.reqntid;
+    if (lf.maxReg)
+      fi.maxReg = *lf.maxReg;
+    if (lf.reqnctapercluster)
+      fi.clusterDims = *lf.reqnctapercluster;
     mi.functions.push_back(std::move(fi));
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                           start)

@@ -32,6 +32,9 @@ struct LoweredFunction {
   std::vector<LoweredParam> params;
   uint32_t paramBytes = 0;
   std::optional<std::array<uint32_t, 3>> maxntid, reqntid;
+  /// MAXREG_COUNT: .maxnreg, or what .minnctapersm with .maxntid leaves per thread.
+  std::optional<uint32_t> maxReg;
+  std::optional<std::array<uint32_t, 3>> reqnctapercluster; ///< CTA_PER_CLUSTER
 };
 
 /// Lowers every function with a body. False when anything was reported through `diag`.

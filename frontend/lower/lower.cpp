@@ -303,6 +303,26 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
         (std::string_view(attrName) == "maxntid" ? lf.maxntid : lf.reqntid) = dims;
       }
     }
+    if (const ptx::FunctionAttr *a = pf.attr("reqnctapercluster")) {
+      std::array<uint32_t, 3> dims{1, 1, 1};
+      for (size_t i = 0; i < a->values.size() && i < 3; ++i)
+        dims[i] = static_cast<uint32_t>(a->values[i]);
+      lf.reqnctapercluster = dims;
+    }
+    if (const ptx::FunctionAttr *a = pf.attr("maxnreg"); a && !a->values.empty())
+      lf.maxReg = static_cast<uint32_t>(std::min<uint64_t>(a->values[0], 255));
+    const ptx::FunctionAttr *minCtas = pf.attr("minnctapersm");
+    const auto &bound = lf.maxntid ? lf.maxntid : lf.reqntid;
+    if (minCtas && !minCtas->values.empty() && minCtas->values[0] && bound) {
+      // HW: ptxas 13.0 (sm_90) gives MAXREG_COUNT 0x40 / 0x50 / 0x60 / 0x50 / 0xff for
+      // .maxntid 512/256/128/96/64 with .minnctapersm 2/3/5/7/1: the warps of the CTAs
+      // spread over 4 sub-partitions of 16384 registers, rounded down to 8 per thread.
+      uint64_t warps = ((uint64_t{(*bound)[0]} * (*bound)[1] * (*bound)[2] + 31) / 32) *
+                       minCtas->values[0];
+      uint64_t perPartition = std::max<uint64_t>(1, (warps + 3) / 4);
+      uint32_t regs = static_cast<uint32_t>(std::min<uint64_t>(255, 16384 / perPartition / 32 / 8 * 8));
+      lf.maxReg = lf.maxReg ? std::min(*lf.maxReg, regs) : regs;
+    }
     // 2. Declarations and labels; block 0 is the entry.
     ori::Block entry;
     entry.name = "entry";
