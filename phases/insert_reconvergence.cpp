@@ -30,7 +30,8 @@
 ///   3. Divergent branches are grouped by join block J (one barrier per join). The BSSY goes
 ///      at the end of D, the nearest common dominator of the group's blocks, hoisted out of
 ///      every loop that does not contain J. A group is dropped when J does not post-dominate
-///      D, when one side of its only branch exits, or when the region from D contains a
+///      D, when the region has a second entry that bypasses D (unstructured flow), when one
+///      side of its only branch exits, or when the region from D contains a
 ///      full-mask WARPSYNC marker (warp-synchronous code for the whole warp, or an aligned
 ///      CTA barrier: bar.sync, barrier.sync.aligned).
 ///   4. Each kept region gets a fresh barrier register %b (AllocateRegisters gives nested
@@ -252,8 +253,8 @@ std::vector<Region> chooseRegions(Ctx &c, const std::vector<Branch> &branches,
   ori::Function &f = c.f;
   std::map<uint32_t, std::vector<uint32_t>> byJoin;
   for (const Branch &x : branches) {
-    if (x.join == ori::kNoBlock || x.join == 0)
-      continue;
+    if (x.join == ori::kNoBlock || x.join == 0 || !dt.isReachable(x.block))
+      continue; // no join, the entry, or dead code
     unsigned live = 0; // successors that do not only exit
     for (uint32_t s : f.blocks[x.block].succs)
       live += !c.exitOnly[s];
@@ -292,6 +293,9 @@ std::vector<Region> chooseRegions(Ctx &c, const std::vector<Branch> &branches,
       if (!r.blocks[b])
         continue;
       ++r.size;
+      // One entry: a block entered from outside without passing the BSSY would reach the
+      // BSYNC with a stale barrier (unstructured flow; nvcc's code never does this).
+      blocked |= b != d && dt.isReachable(b) && !dt.dominates(d, b);
       if (b == d && !wholeD)
         continue;
       for (const Instr &in : f.blocks[b].instrs)
