@@ -19,7 +19,10 @@ namespace ptxmini {
 /// How a PTX special register is read on an SM: one row of targets/sm_XX/*_ptx_sregs.def
 /// (that file documents each `How` and its arguments `a`, `b`).
 struct SpecialRegRead {
-  enum class How : uint8_t { S2R, S2RField, CS2R32, CS2R64, CBank32, CBank64, Const, SmemLeft, CBankIs1 };
+  enum class How : uint8_t {
+    S2R, S2RField, CS2R32, CS2R64, CBank32, CBank64, Const, SmemLeft, CBankIs1, ClusterId,
+    ClusterCtaid
+  };
   std::string_view ptx;  ///< "%tid.x", "%lanemask_le"
   How how;
   std::string_view sass; ///< the SASS special register, as nvdisasm names it ("SR_TID.X")

@@ -10,6 +10,8 @@
 ///   CBank64    LDC.64 d, c[0x0][a]               Const    MOV d, a
 ///   SmemLeft   S2UR u, SR; LDC t, c[0x0][a]; IADD3 d, -t, u, RZ
 ///   CBankIs1   LDC t, c[0x0][a]; ISETP.EQ.U32.AND p, PT, t, 0x1, PT
+///   ClusterId  S2UR u, SR; I2FP.F32.U32 t, u; FMUL t, t, c[0x0][a]; F2I.U32.TRUNC.NTZ d, t
+///   ClusterCtaid  the same into q; LDC n, c[0x0][b]; IADD3 m, -q, RZ, RZ; IMAD d, n, m, u
 /// A name that is neither a declared register nor in the table is a special register
 /// ptxas-mini cannot read yet, and says so.
 //===----------------------------------------------------------------------------------===//
@@ -95,6 +97,28 @@ bool lowerSpecialRegister(LowerCtx &ctx, const ptx::Instruction &in, const Opera
     Operand nt = t;
     nt.mods |= ori::OM_NEG;
     ctx.emit(Opcode::IADD3, {}, {d}, {nt, u, RZ()});
+    return true;
+  }
+  case SpecialRegRead::How::ClusterId:
+  case SpecialRegRead::How::ClusterCtaid: {
+    Operand u = ctx.temp(RegClass::UR);
+    ctx.emit(Opcode::S2UR, {}, {u}, {Operand::sreg(sr)});
+    Operand f = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::I2FP, {Modifier::F32, Modifier::U32}, {f}, {u});
+    Operand g = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::FMUL, {}, {g}, {f, Operand::cbank(0, row->a)});
+    bool id = row->how == SpecialRegRead::How::ClusterId;
+    Operand q = id ? d : ctx.temp(RegClass::R);
+    ctx.emit(Opcode::F2I, {Modifier::U32, Modifier::TRUNC, Modifier::NTZ}, {q}, {g});
+    if (id)
+      return true;
+    Operand n = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::LDC, {}, {n}, {Operand::cbank(0, row->b)});
+    Operand m = ctx.temp(RegClass::R);
+    Operand nq = q;
+    nq.mods |= ori::OM_NEG;
+    ctx.emit(Opcode::IADD3, {}, {m}, {nq, RZ(), RZ()});
+    ctx.emit(Opcode::IMAD, {}, {d}, {n, m, u});
     return true;
   }
   case SpecialRegRead::How::CBankIs1: {

@@ -307,6 +307,22 @@ void Emulator::build_bank0() {
   // the pair holds the generic address of the local window; ours is local_window_hi() << 32.
   put(0x20, 0);
   put(0x24, local_window_hi());
+  // HW: ptxas 13.0 reads %dynamic_smem_size at c[0x0][0x2c], %cluster_nctaid at 0x144..0x14c,
+  // %nclusterid at 0x15c..0x164, %cluster_nctarank at 0x188, %is_explicit_cluster as
+  // c[0x0][0x140] == 1, and %clusterid as %ctaid times the float at 0x150..0x158 (truncated),
+  // so that is the reciprocal of the cluster's size. GUESS: the values a launch without
+  // clusters gets: clusters of one CTA, not explicit.
+  put(0x2c, cfg_.dynamic_shared);
+  const uint32_t one = 0x3f800000u;  // 1.0f
+  for (int d = 0; d < 3; ++d) {
+    put(0x144 + 4 * d, 1);
+    put(0x150 + 4 * d, one);
+  }
+  put(0x15c, cfg_.grid.x);
+  put(0x160, cfg_.grid.y);
+  put(0x164, cfg_.grid.z);
+  put(0x188, 1);
+  put(0x140, 0);
   std::memcpy(bank0_.data() + k_.param_base, cfg_.params.data(), cfg_.params.size());
 }
 

@@ -443,6 +443,28 @@ void ref_ctrl_warp_misc(RefCtx& c) {
     }
 }
 
+// kernels/ctrl_sregs.ptx: launch-fixed special registers of a launch without clusters.
+void ref_ctrl_sregs(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t y = 0; y < c.d.grid[1]; ++y)
+    for (uint32_t x = 0; x < c.d.grid[0]; ++x)
+      for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+        uint32_t* o = out + ((y * c.d.grid[0] + x) * c.d.block[0] + t) * 12;
+        o[0] = x;
+        o[1] = y;
+        o[2] = 0;
+        o[3] = 0;
+        o[4] = c.d.grid[0];
+        o[5] = c.d.grid[1];
+        o[6] = 1;
+        o[7] = 0;
+        o[8] = 1;
+        o[9] = 0;
+        o[10] = c.d.dynamic_shared;
+        o[11] = 100 * c.d.grid[1] + y;
+      }
+}
+
 void ref_local_array(RefCtx& c) {
   int n = static_cast<int>(c.iscalar(2));
   const int32_t* in = c.buf<int32_t>("in");
@@ -698,6 +720,7 @@ const Entry kRefs[] = {
     {"ctrl_divergence", ref_ctrl_divergence},
     {"ctrl_barriers", ref_ctrl_barriers},
     {"ctrl_warp_misc", ref_ctrl_warp_misc},
+    {"ctrl_sregs", ref_ctrl_sregs},
     {"large_param", ref_large_param},
 };
 
