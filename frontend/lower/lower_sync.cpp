@@ -16,7 +16,7 @@
 /// InsertReconvergence drops where the warp is provably converged (ptxas -O3 emits none in
 /// converged code, -O0 a WARPSYNC.ALL before each). The non-aligned barrier.* forms let the
 /// threads of a warp arrive at different instructions, so they get none.
-/// membar / fence: the kMemoryFences table.
+/// membar / fence: the kMemoryFences table. barrier.cluster: lowerClusterBarrier.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
 
@@ -192,11 +192,69 @@ bool lowerFence(LowerCtx &ctx, const ptx::Instruction &in) {
   return ctx.unsupported(in);
 }
 
+/// barrier.cluster.arrive[.release|.relaxed][.aligned] / barrier.cluster.wait[.acquire][.aligned]
+/// HW: ptxas 13.0 (sm_90) tests %is_explicit_cluster (c[0x0][0x140] == 1) around them:
+///   arrive:  @!p BRA skip; MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR; UCGABAR_ARV; skip:
+///            (.relaxed: UCGABAR_ARV alone)
+///   wait:    @!p BRA cta; UCGABAR_WAIT; CCTL.IVALL; BRA done; cta: BAR.SYNC 0x0; done:
+///            (a CTA outside an explicit cluster is a cluster of one: the CTA barrier)
+/// The aligned forms get the full-mask WARPSYNC marker, as bar.sync does.
+bool lowerClusterBarrier(LowerCtx &ctx, const ptx::Instruction &in) {
+  bool arrive = in.has("arrive"), wait = in.has("wait");
+  if (arrive == wait || !in.operands.empty())
+    return ctx.unsupported(in);
+  if (!ctx.onlyModifiers(in, {"arrive", "wait", "aligned", "release", "relaxed", "acquire"}))
+    return false;
+  if (ctx.curGuard.kind != ori::OperandKind::None)
+    return ctx.unsupported(in, "A guarded '" + in.fullOpcode() + "'");
+  if (in.has("aligned"))
+    ctx.emit(Opcode::WARPSYNC, {}, {}, {Operand::intImm(0xffffffffu)});
+  const SpecialRegRead *explicitCluster = ctx.target.specialReg("%is_explicit_cluster");
+  if (!explicitCluster)
+    return ctx.unsupported(in);
+  Operand t = ctx.temp(RegClass::R);
+  ctx.emit(Opcode::LDC, {}, {t}, {Operand::cbank(0, explicitCluster->a)});
+  Operand p = ctx.temp(RegClass::P);
+  ctx.emit(Opcode::ISETP, {Modifier::EQ, Modifier::U32, Modifier::AND}, {p, PT()},
+           {t, Operand::intImm(1), PT()});
+  // @!p BRA <other>; cluster code; [BRA done;] other: [CTA code;] done:
+  Operand notP = p;
+  notP.mods |= ori::OM_NOT;
+  ctx.curGuard = notP;
+  ctx.emit(Opcode::BRA, {}, {}, {Operand::block(0)});
+  ctx.curGuard = {};
+  uint32_t braBlock = ctx.curBlock;
+  ctx.startBlock();
+  if (arrive) {
+    if (!in.has("relaxed")) {
+      ctx.emit(Opcode::MEMBAR, {Modifier::ALL, Modifier::GPU}, {}, {});
+      ctx.emit(Opcode::ERRBAR, {}, {}, {});
+      ctx.emit(Opcode::CGAERRBAR, {}, {}, {});
+    }
+    ctx.emit(Opcode::UCGABAR_ARV, {}, {}, {});
+    uint32_t next = ctx.startBlock();
+    ctx.fn().blocks[braBlock].instrs.back().uses()[0] = Operand::block(next);
+    return true;
+  }
+  ctx.emit(Opcode::UCGABAR_WAIT, {}, {}, {});
+  ctx.emit(Opcode::CCTL, {Modifier::IVALL}, {}, {});
+  ori::Instr &toDone = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(0)});
+  (void)toDone;
+  uint32_t clusterBlock = ctx.curBlock;
+  uint32_t cta = ctx.startBlock();
+  ctx.fn().blocks[braBlock].instrs.back().uses()[0] = Operand::block(cta);
+  ctx.emit(Opcode::BAR, {Modifier::SYNC, Modifier::DEFER_BLOCKING}, {}, {Operand::intImm(0)});
+  uint32_t done = ctx.startBlock();
+  ctx.fn().blocks[clusterBlock].instrs.back().uses()[0] = Operand::block(done);
+  return true;
+}
+
 constexpr std::array kRows = {
     HandlerRow{"bar", TypeClass::Any, lowerBarrier},
     HandlerRow{"barrier", TypeClass::Any, lowerBarrier},
     HandlerRow{"membar", TypeClass::Any, lowerMembar},
     HandlerRow{"fence", TypeClass::Any, lowerFence},
+    HandlerRow{"barrier.cluster", TypeClass::Any, lowerClusterBarrier},
 };
 
 } // namespace
