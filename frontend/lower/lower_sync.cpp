@@ -164,6 +164,18 @@ bool lowerMembar(LowerCtx &ctx, const ptx::Instruction &in) {
 }
 
 bool lowerFence(LowerCtx &ctx, const ptx::Instruction &in) {
+  // HW: ptxas 13.0 (sm_90) compiles fence.proxy.tensormap::generic.release.gpu to
+  // MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR (and fence.mbarrier_init.release.cluster to a NOP, which
+  // the front end does not accept yet).
+  if (in.has("tensormap::generic")) {
+    if (!in.has("release") || !in.has("gpu") || !in.operands.empty() ||
+        !ctx.onlyModifiers(in, {"proxy", "tensormap::generic", "release", "gpu"}))
+      return ctx.unsupported(in);
+    ctx.emit(Opcode::MEMBAR, {Modifier::ALL, Modifier::GPU}, {}, {});
+    ctx.emit(Opcode::ERRBAR, {}, {}, {});
+    ctx.emit(Opcode::CGAERRBAR, {}, {}, {});
+    return true;
+  }
   if (in.has("proxy")) {
     // HW: fence.proxy.async[.shared::cluster] = MEMBAR.ALL.GPU; FENCE.VIEW.ASYNC.S,
     // .shared::cta = MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S, .global = FENCE.VIEW.ASYNC.G.
