@@ -35,7 +35,7 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 Handler findHandler(const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
   for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers(),
-                     warpHandlers(), syncHandlers()})
+                     warpHandlers(), syncHandlers(), textureHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t))
         return row.handler;

@@ -42,6 +42,7 @@ std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 std::span<const HandlerRow> warpHandlers();    // lower_warp.cpp: shfl, vote, match, redux, ...
 std::span<const HandlerRow> syncHandlers();    // lower_sync.cpp: bar/barrier, membar, fence
+std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,

@@ -731,11 +731,14 @@ struct CorpusRef {
   RefFn fn;
 };
 extern const CorpusRef kCorpusRefs[];  // corpus_references.cpp, terminated by a null name
+extern const CorpusRef kTextureRefs[];  // tex_references.cpp, terminated by a null name
 
 RefFn find_reference(const std::string& name) {
   for (auto& e : kRefs)
     if (name == e.name) return e.fn;
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e)
     if (name == e->name) return e->fn;
   return nullptr;
 }
@@ -744,6 +747,7 @@ std::vector<std::string> reference_names() {
   std::vector<std::string> v;
   for (auto& e : kRefs) v.push_back(e.name);
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e) v.push_back(e->name);
   return v;
 }
 

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 namespace ptxmini::exec {
 
@@ -19,6 +20,10 @@ BufferDesc* TestDesc::buffer(const std::string& n) {
 }
 const BufferDesc* TestDesc::buffer(const std::string& n) const {
   for (auto& b : buffers) if (b.name == n) return &b;
+  return nullptr;
+}
+const TextureDesc* TestDesc::texture(const std::string& n) const {
+  for (auto& t : textures) if (t.name == n) return &t;
   return nullptr;
 }
 
@@ -67,8 +72,32 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
         b.gen.assign(w.begin() + 3, w.end());
         if (d.buffer(b.name)) return bad("duplicate buffer " + b.name);
         d.buffers.push_back(b);
+      } else if ((kw == "texture" || kw == "surface") && w.size() >= 5) {
+        TextureDesc t;
+        t.name = w[0];
+        t.buffer = w[1];
+        t.surface = kw == "surface";
+        t.shape = w[2];
+        t.format = w[3];
+        size_t i = 4;
+        uint32_t* dims[3] = {&t.width, &t.height, &t.depth};
+        for (int k = 0; k < 3 && i < w.size() && w[i].find('=') == std::string::npos; ++k, ++i)
+          *dims[k] = static_cast<uint32_t>(std::stoul(w[i]));
+        for (; i < w.size(); ++i) {
+          auto eq = w[i].find('=');
+          if (eq == std::string::npos) return bad("expected key=value, got " + w[i]);
+          std::string k = w[i].substr(0, eq), v = w[i].substr(eq + 1);
+          if (k == "layers") t.layers = static_cast<uint32_t>(std::stoul(v));
+          else if (k == "coords" && (v == "normalized" || v == "unnormalized") && !t.surface) t.normalized_coords = v == "normalized";
+          else if (k == "read" && (v == "element" || v == "normalized") && !t.surface) t.read_normalized = v == "normalized";
+          else if (k == "filter" && (v == "point" || v == "linear") && !t.surface) t.linear_filter = v == "linear";
+          else if (k == "address" && !t.surface) t.address = v;
+          else return bad("unknown " + kw + " attribute " + w[i]);
+        }
+        if (d.texture(t.name)) return bad("duplicate texture " + t.name);
+        d.textures.push_back(t);
       } else if (kw == "param" && w.size() == 2) {
-        if (!type_size(w[0]) && w[0] != "blob") return bad("unknown parameter type " + w[0]);
+        if (!type_size(w[0]) && w[0] != "blob" && w[0] != "tex") return bad("unknown parameter type " + w[0]);
         d.params.push_back({w[0], w[1]});
       } else if (kw == "output" && (w.size() == 1 || w.size() == 2)) {
         OutputDesc o{w[0], 0};
@@ -85,8 +114,12 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
     }
   }
   if (d.kernel.empty()) { err = path + ": no kernel"; return false; }
-  for (auto& p : d.params)
+  for (auto& p : d.params) {
     if (p.type == "ptr" && !d.buffer(p.value)) { err = path + ": unknown buffer " + p.value; return false; }
+    if (p.type == "tex" && !d.texture(p.value)) { err = path + ": unknown texture " + p.value; return false; }
+  }
+  for (auto& t : d.textures)
+    if (!d.buffer(t.buffer)) { err = path + ": texture " + t.name + ": unknown buffer " + t.buffer; return false; }
   for (auto& o : d.outputs)
     if (!d.buffer(o.buffer)) { err = path + ": unknown output buffer " + o.buffer; return false; }
   return true;
@@ -198,6 +231,12 @@ uint64_t compare_buffer(const BufferDesc& want, const std::vector<uint8_t>& got,
 uint64_t RefCtx::count(const std::string& n) const {
   for (auto& b : d.buffers) if (b.name == n) return b.count;
   return 0;
+}
+
+const TextureDesc& RefCtx::texture(const std::string& n) const {
+  const TextureDesc* t = d.texture(n);
+  if (!t) throw std::runtime_error("no texture " + n);
+  return *t;
 }
 
 double RefCtx::scalar(size_t i) const { return std::stod(d.params.at(i).value); }
