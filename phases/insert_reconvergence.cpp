@@ -9,11 +9,12 @@
 /// the branch targets a block holding only `BSYNC Bn` in front of the join, and BSSY's target
 /// is the instruction after that BSYNC. Branches on warp-uniform values get nothing; branches
 /// where one side only exits get nothing; nested regions use distinct barriers; a region
-/// containing a CTA barrier or a full-mask warp synchronisation is left open (its threads must
-/// all arrive anyway; a BSYNC in front would deadlock a diverged warp; HW: ptxas leaves an if
-/// containing __syncthreads() open but brackets one containing a non-aligned barrier.sync). Warp-synchronous
-/// instructions come from the lowering behind a `WARPSYNC mask` marker; ptxas emits none in
-/// converged code and WARPSYNC.ALL / WARPSYNC Rmask where the warp may be diverged.
+/// containing an aligned CTA barrier or a full-mask warp synchronisation is left open (its
+/// threads must all arrive anyway; a BSYNC in front would deadlock a diverged warp; HW: ptxas
+/// leaves an if containing __syncthreads() open but brackets one containing a non-aligned
+/// barrier.sync). Warp-synchronous instructions come from the lowering behind a
+/// `WARPSYNC mask` marker; ptxas emits none in converged code and WARPSYNC.ALL / WARPSYNC
+/// Rmask where the warp may be diverged.
 ///
 /// The general idea of this phase is:
 ///   1. Exit-only blocks (first instruction an unguarded EXIT or BPT) are set aside; the
@@ -98,7 +99,8 @@ bool isExitOnly(const ori::Block &b) {
 }
 
 bool isFullMaskMarker(const Instr &in) {
-  return in.op == Opcode::WARPSYNC && in.uses().size() == 1 && in.uses()[0].kind == OperandKind::Imm &&
+  return in.op == Opcode::WARPSYNC && in.uses().size() == 1 &&
+         in.uses()[0].kind == OperandKind::Imm &&
          static_cast<uint32_t>(in.uses()[0].imm) == kFullMask;
 }
 
