@@ -182,11 +182,13 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       uint32_t target = ctx.labels.lookup(st.as<ptx::Label>().name);
       // A label starts its block; an empty fall-through block before it is dropped later.
       ctx.curBlock = target;
+      ctx.localConstants.clear(); // other paths join here
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
       Handler h = findHandler(in);
       if (!h) {
         ok &= ctx.unsupported(in);
+        ctx.noteDefinitions(in);
         continue;
       }
       ctx.curGuard = {};
@@ -200,6 +202,7 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
           ctx.curGuard.mods |= ori::OM_NOT;
       }
       ok &= h(ctx, in);
+      ctx.noteDefinitions(in);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
       if (d.space != ptx::StateSpace::Reg) {

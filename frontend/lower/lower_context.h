@@ -101,10 +101,16 @@ struct LowerCtx {
 
   /// The value of `op` when it is known at compile time: an integer immediate, or a register
   /// whose only definition in the function is `mov` of an integer immediate (nvcc's way of
-  /// passing shfl/vote/bar operands). Defined in lower_warp.cpp.
+  /// passing shfl/vote/bar operands), or whose last definition in straight-line code before
+  /// this instruction is one. Defined in lower_warp.cpp.
   std::optional<int64_t> knownConstant(const ptx::Operand &op);
   /// Registers defined exactly once, by `mov` of an integer immediate (built on first use).
   std::optional<llvm::StringMap<int64_t>> singleMovImm;
+  /// Registers whose last definition since the last label was `mov` of an integer immediate
+  /// (inline-asm blocks reuse registers: `mov.u32 %r56, -1; elect.sync _|P, %r56;`).
+  llvm::StringMap<int64_t> localConstants;
+  /// Updates localConstants after `in` (lower_warp.cpp); called for every instruction.
+  void noteDefinitions(const ptx::Instruction &in);
 };
 
 /// True when `name` is a declared .reg (an exact name or a `%r<N>` range member).

@@ -355,10 +355,35 @@ std::optional<int64_t> LowerCtx::knownConstant(const ptx::Operand &op) {
       if (defs.lookup(e.first()) == 1)
         (*singleMovImm)[e.first()] = e.second;
   }
-  auto it = singleMovImm->find(op.as<ptx::RegOperand>().name);
-  if (it == singleMovImm->end())
-    return std::nullopt;
-  return it->second;
+  const std::string &name = op.as<ptx::RegOperand>().name;
+  if (auto it = singleMovImm->find(name); it != singleMovImm->end())
+    return it->second;
+  if (auto it = localConstants.find(name); it != localConstants.end())
+    return it->second;
+  return std::nullopt;
+}
+
+void LowerCtx::noteDefinitions(const ptx::Instruction &in) {
+  if (in.operands.empty())
+    return;
+  const ptx::Operand &o = in.operands[0];
+  // The destinations, as collectSingleMovImm counts them (a use in operand 0, as in
+  // `bar.sync %r`, only forgets a constant: conservative).
+  if (o.is<ptx::RegOperand>()) {
+    const std::string &name = o.as<ptx::RegOperand>().name;
+    if (in.opcode == "mov" && !in.guard && in.operands.size() == 2 &&
+        in.operands[1].is<ptx::ImmOperand>())
+      localConstants[name] = in.operands[1].as<ptx::ImmOperand>().value;
+    else
+      localConstants.erase(name);
+  } else if (o.is<ptx::PairOperand>()) {
+    localConstants.erase(o.as<ptx::PairOperand>().first);
+    localConstants.erase(o.as<ptx::PairOperand>().second);
+  } else if (o.is<ptx::VectorOperand>()) {
+    for (const ptx::Operand &e : o.as<ptx::VectorOperand>().elems)
+      if (e.is<ptx::RegOperand>())
+        localConstants.erase(e.as<ptx::RegOperand>().name);
+  }
 }
 
 std::span<const HandlerRow> warpHandlers() { return kRows; }
