@@ -29,10 +29,16 @@ using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
 /// goes to the integer file for .s/.u/.b/.pred types and to the float file for .f types.
 enum class TypeClass : uint8_t { Any, Int, Float };
 
+/// Whether a row takes an instruction beyond family and type class (e.g. lower_int.cpp's
+/// `mov` row takes immediates, predicates and sub-word registers; other movs fall through to
+/// the next matching row).
+using Accepts = bool (*)(const ptx::Instruction &);
+
 struct HandlerRow {
   std::string_view family; ///< PTX opcode family as the AST spells it ("ld", "mad")
   TypeClass types;
   Handler handler;
+  Accepts accepts = nullptr; ///< nullptr: every instruction of the family and type class
 };
 
 // The per-family tables (defined in lower_<family>.cpp).
@@ -63,6 +69,9 @@ struct LowerCtx {
   llvm::StringMap<LoweredParam> params;
   llvm::StringMap<uint32_t> labels;   ///< PTX label -> block
   ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
+  /// The carry flag (PTX CC.CF) of add.cc/addc/sub.cc/subc/mad.cc/madc chains: the predicate
+  /// the last `.cc` instruction wrote (kind None before the first one). lower_int.cpp.
+  ori::Operand carryFlag;
 
   ori::Function &fn() { return out.fn; }
   SourceLoc loc(const ptx::Instruction &in) const {

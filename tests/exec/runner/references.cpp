@@ -12,6 +12,13 @@
 #include <cstring>
 
 namespace ptxmini::exec {
+
+// references_int.cpp (integer-family tests)
+void ref_int32_ops(RefCtx& c);
+void ref_int64_ops(RefCtx& c);
+void ref_int16_ops(RefCtx& c);
+void ref_int_div(RefCtx& c);
+
 namespace {
 
 void ref_saxpy(RefCtx& c) {
@@ -722,6 +729,10 @@ const Entry kRefs[] = {
     {"ctrl_warp_misc", ref_ctrl_warp_misc},
     {"ctrl_sregs", ref_ctrl_sregs},
     {"large_param", ref_large_param},
+    {"int32_ops", ref_int32_ops},
+    {"int64_ops", ref_int64_ops},
+    {"int16_ops", ref_int16_ops},
+    {"int_div", ref_int_div},
 };
 
 }  // namespace

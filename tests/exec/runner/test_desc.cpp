@@ -133,6 +133,19 @@ void store(std::vector<uint8_t>& data, uint64_t i, const std::string& t, double 
   else if (t == "f64") std::memcpy(p, &fv, 8);
   else std::memcpy(p, &iv, n);  // little endian: the low bytes
 }
+// Edge values for integer buffers of `bytes` bytes: zero, one, minus one, small values around
+// shift widths, and the extremes of the signed and unsigned ranges.
+const std::vector<int64_t>& edge_values(size_t bytes) {
+  static const std::vector<int64_t> e8 = {0, 1, -1, 2, -2, 7, 8, 9, 0x7f, -0x80, -0x7f, 0x55, 0x10, 0x0f, -0x10, 0x3c};
+  static const std::vector<int64_t> e16 = {0, 1, -1, 2, -2, 7, 15, 16, 17, 0x7fff, -0x8000, -0x7fff, 0xff, 0x100, 0x1234, -0x124};
+  static const std::vector<int64_t> e32 = {0, 1, -1, 2, -2, 7, 31, 32, 33, 0xffff, 0x10000, 0x7fffffff,
+                                           INT32_MIN, INT32_MIN + 1, 0x12345678, static_cast<int32_t>(0xdeadbeefu)};
+  static const std::vector<int64_t> e64 = {0, 1, -1, 2, -2, 7, 63, 64, 65, 0xffffffffLL, 0x100000000LL,
+                                           0x7fffffffLL, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+                                           0x123456789abcdef0LL, static_cast<int64_t>(0xfedcba9876543210ULL),
+                                           -0x100000000LL};
+  return bytes == 1 ? e8 : bytes == 2 ? e16 : bytes == 4 ? e32 : e64;
+}
 }  // namespace
 
 bool generate_buffers(TestDesc& d, std::string& err) {
@@ -160,9 +173,19 @@ bool generate_buffers(TestDesc& d, std::string& err) {
     } else if (g == "random") {
       std::mt19937_64 rng(static_cast<uint64_t>(getd("seed", 1)));
       double lo = getd("lo", is_float(b.type) ? -1.0 : 0.0), hi = getd("hi", is_float(b.type) ? 1.0 : 1000.0);
+      // Integer edge values first (edges=row|col, see the header), then random values; full=1
+      // draws every bit at random instead of lo..hi.
+      const std::vector<int64_t>& E = edge_values(static_cast<size_t>(getd("edgebits", 8.0 * static_cast<double>(n))) / 8);
+      std::string edges = kv.count("edges") ? kv["edges"] : "";
+      bool full = getd("full", 0) != 0;
+      uint64_t k = E.size(), skip = edges.empty() || is_float(b.type) ? 0 : k * k;
       for (uint64_t i = 0; i < b.count; ++i) {
         uint64_t r = rng();
-        if (is_float(b.type)) {
+        if (i < skip) {
+          store(b.data, i, b.type, 0, E[edges == "row" ? i / k : i % k]);
+        } else if (full && !is_float(b.type)) {
+          store(b.data, i, b.type, 0, static_cast<int64_t>(r));
+        } else if (is_float(b.type)) {
           double u = static_cast<double>(r >> 11) * 0x1.0p-53;
           store(b.data, i, b.type, lo + (hi - lo) * u, 0);
         } else {

@@ -8,6 +8,12 @@
  *   buffer  <name> <type> <count> <generator...>   type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64
  *           generators: zero | iota [start=S] [step=D] | const value=V
  *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
+ *                       [full=1]          integers: every bit random (whole 64-bit range)
+ *                       [edges=row|col]   integers: the first K*K elements are edge values
+ *                                         (0, 1, -1, shift widths, type extremes; K of them),
+ *                                         E[i / K] for `row`, E[i % K] for `col`, so a row
+ *                                         and a col buffer meet in every pair of edge values;
+ *                                         edgebits=8|16|32|64 takes another width's list
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
  *   param   blob <buffer>       a by-value parameter (a struct) whose bytes are the buffer's
