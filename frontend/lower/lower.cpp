@@ -38,8 +38,8 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 /// and type class match.
 Handler findHandler(const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
-  for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers(),
-                     warpHandlers(), syncHandlers(), textureHandlers()})
+  for (auto table : {specialRegisterHandlers(), intHandlers(), floatHandlers(), memoryHandlers(),
+                     controlHandlers(), warpHandlers(), syncHandlers(), textureHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
           (!row.accepts || row.accepts(in)))

@@ -48,6 +48,7 @@ std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 std::span<const HandlerRow> warpHandlers();    // lower_warp.cpp: shfl, vote, match, redux, ...
 std::span<const HandlerRow> syncHandlers();    // lower_sync.cpp: bar/barrier, membar, fence
+std::span<const HandlerRow> specialRegisterHandlers(); // lower_sreg.cpp: mov d, %sreg
 std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
 
 struct LowerCtx {

@@ -19,6 +19,8 @@
 
 #include <llvm/ADT/StringRef.h>
 
+#include <array>
+
 namespace ptxmini::frontend::lower {
 namespace {
 
@@ -33,7 +35,58 @@ ori::SpecialReg sassReg(std::string_view name) {
   return r;
 }
 
+/// PTX's special register names (frontend/ptx_sregs.def): exact names, numbered families
+/// (%envreg0..31) and .x/.y/.z/.w components.
+struct PtxSreg {
+  std::string_view name;
+  unsigned count;
+  bool components;
+};
+constexpr PtxSreg kPtxSregs[] = {
+#define PTX_SREG(NAME, COUNT, TYPE, COMP) {NAME, COUNT, COMP},
+#include "frontend/ptx_sregs.def"
+};
+
+bool isPtxSpecialRegisterName(std::string_view n) {
+  for (const PtxSreg &r : kPtxSregs) {
+    if (!n.starts_with(r.name))
+      continue;
+    std::string_view rest = n.substr(r.name.size());
+    if (rest.empty() && !r.count && !r.components)
+      return true;
+    if (r.components && (rest == ".x" || rest == ".y" || rest == ".z" || rest == ".w"))
+      return true;
+    unsigned k = 0;
+    if (r.count && !rest.empty() && !llvm::StringRef(rest).getAsInteger(10, k) && k < r.count)
+      return true;
+  }
+  return false;
+}
+
+/// `mov d, %sreg`: in front of the other mov rows (an integer mov would take mov.pred).
+bool movReadsSpecialRegister(const ptx::Instruction &in) {
+  return in.operands.size() == 2 && in.operands[0].is<ptx::RegOperand>() &&
+         in.operands[1].is<ptx::RegOperand>() &&
+         isPtxSpecialRegisterName(in.operands[1].as<ptx::RegOperand>().name);
+}
+
+bool lowerMovSpecialRegister(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (!ctx.onlyModifiers(in, {}))
+    return false;
+  const std::string &name = in.operands[1].as<ptx::RegOperand>().name;
+  if (isDeclaredRegister(ctx, name)) // a .reg that shadows a special register's name
+    return ctx.unsupported(in, "A register named like the special register '" + name + "'");
+  Operand d = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
+  return d.kind != ori::OperandKind::None && lowerSpecialRegister(ctx, in, d, name);
+}
+
+constexpr std::array kRows = {
+    HandlerRow{"mov", TypeClass::Any, lowerMovSpecialRegister, movReadsSpecialRegister},
+};
+
 } // namespace
+
+std::span<const HandlerRow> specialRegisterHandlers() { return kRows; }
 
 bool isDeclaredRegister(const LowerCtx &ctx, const std::string &name) {
   if (ctx.regTypes.count(name))
