@@ -54,12 +54,30 @@ void printKnobList(std::ostream &os) {
 namespace {
 
 /// The `-v` report for one function, in ptxas's format (cubin-format.md section 3).
+/// Named CTA barriers a function uses: the highest immediate barrier id + 1, or all 16 once
+/// a barrier id is a register. HW: ptxas 13.0 -v "used N barriers" and EIATTR_NUM_BARRIERS
+/// for bar.sync 0 (1), bar.sync 3 (4), bar.arrive 5 (6), bar.red 2 (3), bar.sync %r (16).
+uint32_t namedBarrierCount(const ori::Function &f) {
+  uint32_t n = 0;
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs) {
+      if (in.op != ori::Opcode::BAR || in.uses().empty())
+        continue;
+      const ori::Operand &id = in.uses()[0];
+      n = std::max<uint32_t>(n, id.kind == ori::OperandKind::Imm
+                                    ? static_cast<uint32_t>(id.imm & 0xf) + 1
+                                    : 16);
+    }
+  return n;
+}
+
 void reportFunction(const Options &opts, const frontend::LoweredFunction &lf,
                     const enc::EmittedFunction &ef, double ms, DiagEngine &diag) {
   diag.info("Compiling entry function '" + lf.fn.name + "' for '" + opts.arch.name() + "'");
   diag.info("Function properties for " + lf.fn.name);
   diag.stream() << "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
-  diag.info("Used " + std::to_string(ef.regCount) + " registers, used 0 barriers");
+  diag.info("Used " + std::to_string(ef.regCount) + " registers, used " +
+            std::to_string(namedBarrierCount(lf.fn)) + " barriers");
   char buf[64];
   std::snprintf(buf, sizeof buf, "Compile time = %.3f ms", ms);
   diag.info(buf);
@@ -130,6 +148,7 @@ int generateCode(const Options &opts, const Target &target,
       fi.params.push_back(cubin::ParamInfo{p.offset, p.size, 0});
     fi.paramBytes = lf.paramBytes;
     fi.regCount = ef.regCount;
+    fi.numBarriers = namedBarrierCount(lf.fn);
     fi.exitOffsets = ef.exitOffsets;
     fi.maxntid = lf.maxntid;
     fi.reqntid = lf.reqntid;
@@ -137,6 +156,10 @@ int generateCode(const Options &opts, const Target &target,
     fi.sharedAlign = lf.sharedAlign;
     fi.usesShared = lf.usesShared;
     fi.referencesShared = lf.referencesShared;
+    if (lf.maxReg)
+      fi.maxReg = *lf.maxReg;
+    if (lf.reqnctapercluster)
+      fi.clusterDims = *lf.reqnctapercluster;
     if (usesTexturesOrSurfaces(lf.fn))
       mi.isaClass = std::max<uint8_t>(mi.isaClass, 2);
     mi.functions.push_back(std::move(fi));

@@ -40,6 +40,9 @@ struct LoweredFunction {
   uint32_t sharedAlign = 1;
   bool usesShared = false;
   bool referencesShared = false;
+  /// MAXREG_COUNT: .maxnreg, or what .minnctapersm with .maxntid leaves per thread.
+  std::optional<uint32_t> maxReg;
+  std::optional<std::array<uint32_t, 3>> reqnctapercluster; ///< CTA_PER_CLUSTER
 };
 
 /// A module-scope .global or .const variable as the cubin holds it.

@@ -66,6 +66,7 @@ enum class OperandSlot : uint8_t {
   GPR = 'R', UGPR = 'U', Pred = 'P', UPred = 'Q', Barrier = 'B',
   AluSrc = 's', UniSrc = 'u', PredSrc = 'p', UPredSrc = 'q',
   Imm = 'I', CBank = 'C', Mem = 'M', Label = 'L', SpecialReg = 'S',
+  AluOrPredSrc = 'x', ///< an ALU source or a predicate source (BAR's count-or-predicate slot)
 };
 
 struct OpcodeInfo {

@@ -62,6 +62,7 @@ std::string slotDescription(OperandSlot s) {
   case OperandSlot::Mem: return "a memory address ([R/UR base + offset], desc[UR pair] optional)";
   case OperandSlot::Label: return "a block label";
   case OperandSlot::SpecialReg: return "a special register";
+  case OperandSlot::AluOrPredSrc: return "an ALU source or a P/UP register";
   }
   return "?";
 }
@@ -91,6 +92,8 @@ bool matchesSlot(const Operand &o, OperandSlot s) {
            (!o.hasMemDesc() || (o.memDesc().cls == RegClass::UR && o.memDesc().width == 2));
   case OperandSlot::Label: return o.kind == OperandKind::Block;
   case OperandSlot::SpecialReg: return o.kind == OperandKind::SReg;
+  case OperandSlot::AluOrPredSrc:
+    return matchesSlot(o, OperandSlot::AluSrc) || matchesSlot(o, OperandSlot::PredSrc);
   }
   return false;
 }
@@ -145,7 +148,8 @@ void checkInstr(Ctx &c, uint32_t b, int32_t i) {
     OperandSlot s = info.useSlots[k];
     if (!matchesSlot(o, s))
       c.report(b, i, "use " + std::to_string(k) + " must be " + slotDescription(s));
-    bool pred = s == OperandSlot::PredSrc || s == OperandSlot::UPredSrc;
+    bool pred = s == OperandSlot::PredSrc || s == OperandSlot::UPredSrc ||
+                (s == OperandSlot::AluOrPredSrc && isPredicateClass(o.cls) && o.isReg());
     if ((o.mods & OM_NOT) && !pred)
       c.report(b, i, "use " + std::to_string(k) + ": '!' applies to predicate operands only");
     if ((o.mods & (OM_NEG | OM_ABS | OM_INV)) && (pred || !(o.isReg() || o.kind == OperandKind::CBank)))

@@ -102,6 +102,9 @@ Operand materialize(LegalizeCtx &ctx, const Instr &user, const Operand &o,
         d.sub = k, s.sub = k;
         mov(d, s);
       }
+    } else if (src.kind == OperandKind::Imm) {
+      // MOV's immediate is the register's 32 bits (it prints unsigned: MOV R12, 0xffffffff).
+      mov(r, Operand::intImm(static_cast<uint32_t>(src.imm)));
     } else {
       mov(r, src);
     }

@@ -26,9 +26,25 @@ const Target kSm90(ArchInfo{90, 0, false},
                                 /*constWindowOffset=*/0xd0, /*sharedReserve=*/0x400,
                                 /*sharedCtaShift=*/24});
 
+constexpr SpecialRegRead kSm90SpecialRegs[] = {
+#define PTX_SREG_READ(Ptx, Kind, Sass, A, B) {Ptx, SpecialRegRead::How::Kind, Sass, A, B},
+#include "targets/sm_90/sm90_ptx_sregs.def"
+#undef PTX_SREG_READ
+};
+
 } // namespace
 
 const Target &Target::sm90() { return kSm90; }
+
+// Only sm_90 (and sm_90a) generate code today, so every Target answers with sm_90's table.
+std::span<const SpecialRegRead> Target::specialRegs() const { return kSm90SpecialRegs; }
+
+const SpecialRegRead *Target::specialReg(std::string_view ptxName) const {
+  for (const SpecialRegRead &r : specialRegs())
+    if (r.ptx == ptxName)
+      return &r;
+  return nullptr;
+}
 
 const Target *Target::get(const ArchInfo &arch) {
   if (arch.isVirtual || !arch.hasCodegen())

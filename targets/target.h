@@ -11,8 +11,23 @@
 #include "targets/arch.h"
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 namespace ptxmini {
+
+/// How a PTX special register is read on an SM: one row of targets/sm_XX/*_ptx_sregs.def
+/// (that file documents each `How` and its arguments `a`, `b`).
+struct SpecialRegRead {
+  enum class How : uint8_t {
+    S2R, S2RField, CS2R32, CS2R64, CBank32, CBank64, Const, SmemLeft, CBankIs1, ClusterId,
+    ClusterCtaid
+  };
+  std::string_view ptx;  ///< "%tid.x", "%lanemask_le"
+  How how;
+  std::string_view sass; ///< the SASS special register, as nvdisasm names it ("SR_TID.X")
+  uint32_t a, b;
+};
 
 /// Constant bank 0 as the driver lays it out for a kernel launch.
 struct ConstBankLayout {
@@ -50,6 +65,10 @@ public:
   const ConstBankLayout &constBank() const { return cbank_; }
   const RegisterFiles &registers() const { return regs_; }
   const MemoryLayout &memory() const { return mem_; }
+  /// How each PTX special register this SM can read is read (empty name: none).
+  std::span<const SpecialRegRead> specialRegs() const;
+  /// The row for `ptxName` ("%warpid", "%tid.x"), or nullptr.
+  const SpecialRegRead *specialReg(std::string_view ptxName) const;
 
   Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem = {})
       : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem) {}

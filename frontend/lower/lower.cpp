@@ -40,9 +40,9 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 /// and type class match.
 Handler findHandler(const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
-  for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers(),
-                     atomicHandlers(), asyncCopyHandlers(), textureHandlers(), convertHandlers(),
-                     mmaHandlers()})
+  for (auto table : {specialRegisterHandlers(), intHandlers(), floatHandlers(), memoryHandlers(),
+                     controlHandlers(), atomicHandlers(), asyncCopyHandlers(), warpHandlers(),
+                     syncHandlers(), textureHandlers(), convertHandlers(), mmaHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
           (!row.accepts || row.accepts(in)))
@@ -256,11 +256,13 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       uint32_t target = ctx.labels.lookup(st.as<ptx::Label>().name);
       // A label starts its block; an empty fall-through block before it is dropped later.
       ctx.curBlock = target;
+      ctx.localConstants.clear(); // other paths join here
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
       Handler h = findHandler(in);
       if (!h) {
         ok &= ctx.unsupported(in);
+        ctx.noteDefinitions(in);
         continue;
       }
       ctx.curGuard = {};
@@ -274,6 +276,7 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
           ctx.curGuard.mods |= ori::OM_NOT;
       }
       ok &= h(ctx, in);
+      ctx.noteDefinitions(in);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
       // .shared variables are laid out before the body (layoutKernelShared).
@@ -404,6 +407,26 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
           dims[i] = static_cast<uint32_t>(a->values[i]);
         (std::string_view(attrName) == "maxntid" ? lf.maxntid : lf.reqntid) = dims;
       }
+    }
+    if (const ptx::FunctionAttr *a = pf.attr("reqnctapercluster")) {
+      std::array<uint32_t, 3> dims{1, 1, 1};
+      for (size_t i = 0; i < a->values.size() && i < 3; ++i)
+        dims[i] = static_cast<uint32_t>(a->values[i]);
+      lf.reqnctapercluster = dims;
+    }
+    if (const ptx::FunctionAttr *a = pf.attr("maxnreg"); a && !a->values.empty())
+      lf.maxReg = static_cast<uint32_t>(std::min<uint64_t>(a->values[0], 255));
+    const ptx::FunctionAttr *minCtas = pf.attr("minnctapersm");
+    const auto &bound = lf.maxntid ? lf.maxntid : lf.reqntid;
+    if (minCtas && !minCtas->values.empty() && minCtas->values[0] && bound) {
+      // HW: ptxas 13.0 (sm_90) gives MAXREG_COUNT 0x40 / 0x50 / 0x60 / 0x50 / 0xff for
+      // .maxntid 512/256/128/96/64 with .minnctapersm 2/3/5/7/1: the warps of the CTAs
+      // spread over 4 sub-partitions of 16384 registers, rounded down to 8 per thread.
+      uint64_t warps = ((uint64_t{(*bound)[0]} * (*bound)[1] * (*bound)[2] + 31) / 32) *
+                       minCtas->values[0];
+      uint64_t perPartition = std::max<uint64_t>(1, (warps + 3) / 4);
+      uint32_t regs = static_cast<uint32_t>(std::min<uint64_t>(255, 16384 / perPartition / 32 / 8 * 8));
+      lf.maxReg = lf.maxReg ? std::min(*lf.maxReg, regs) : regs;
     }
     // 2. Declarations and labels; block 0 is the entry. Shared memory is laid out here.
     ori::Block entry;

@@ -14,6 +14,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> atomicHandlers();  // lower_atomic.cpp: atom, red
 std::span<const HandlerRow> asyncCopyHandlers(); // lower_async.cpp: cp.async
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
+std::span<const HandlerRow> warpHandlers();    // lower_warp.cpp: shfl, vote, match, redux, ...
+std::span<const HandlerRow> syncHandlers();    // lower_sync.cpp: bar/barrier, membar, fence
+std::span<const HandlerRow> specialRegisterHandlers(); // lower_sreg.cpp: mov d, %sreg
 std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
 std::span<const HandlerRow> convertHandlers(); // lower_convert.cpp: cvt
 std::span<const HandlerRow> mmaHandlers();     // lower_mma.cpp, lower_wmma.cpp: mma, ldmatrix, wmma
@@ -111,7 +115,27 @@ struct LowerCtx {
                    std::initializer_list<ori::Operand> uses);
   /// Ends the current block and starts a new (fall-through) one; returns its index.
   uint32_t startBlock(std::string name = {});
+
+  /// The value of `op` when it is known at compile time: an integer immediate, or a register
+  /// whose only definition in the function is `mov` of an integer immediate (nvcc's way of
+  /// passing shfl/vote/bar operands), or whose last definition in straight-line code before
+  /// this instruction is one. Defined in lower_warp.cpp.
+  std::optional<int64_t> knownConstant(const ptx::Operand &op);
+  /// Registers defined exactly once, by `mov` of an integer immediate (built on first use).
+  std::optional<llvm::StringMap<int64_t>> singleMovImm;
+  /// Registers whose last definition since the last label was `mov` of an integer immediate
+  /// (inline-asm blocks reuse registers: `mov.u32 %r56, -1; elect.sync _|P, %r56;`).
+  llvm::StringMap<int64_t> localConstants;
+  /// Updates localConstants after `in` (lower_warp.cpp); called for every instruction.
+  void noteDefinitions(const ptx::Instruction &in);
 };
+
+/// True when `name` is a declared .reg (an exact name or a `%r<N>` range member).
+bool isDeclaredRegister(const LowerCtx &ctx, const std::string &name);
+/// `mov d, name` for a PTX special register `name` (lower_sreg.cpp, from the target's table);
+/// false after reporting.
+bool lowerSpecialRegister(LowerCtx &ctx, const ptx::Instruction &in, const ori::Operand &d,
+                          const std::string &name);
 
 /// The 32-bit component `k` of a register operand (a 64-bit value's low half is 0).
 ori::Operand component(const ori::Operand &r, unsigned k);

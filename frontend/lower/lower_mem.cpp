@@ -35,7 +35,7 @@
 ///   cvta.global / .to     a copy (a global address is its generic address)
 ///   cvta.shared           lo = the shared address, hi = S2R SR_SWINHI
 ///   cvta.to.shared        lo = the low half, hi = 0
-///   mov d, %tid/%ctaid    S2R; %ntid/%nctaid from constant bank 0
+///   mov d, %sreg          special registers: lower_sreg.cpp (the target's table)
 /// Everything else (.local, device-function .param, .mmio, cache-policy operands, ...) is
 /// reported as not supported.
 //===----------------------------------------------------------------------------------===//
@@ -867,30 +867,6 @@ bool lowerPrefetch(LowerCtx &ctx, const ptx::Instruction &in) {
   return true;
 }
 
-/// PTX special registers read with S2R.
-struct SregRow {
-  std::string_view ptx;
-  SpecialReg sass;
-};
-constexpr std::array kS2R = {
-    SregRow{"%tid.x", SpecialReg::TID_X},     SregRow{"%tid.y", SpecialReg::TID_Y},
-    SregRow{"%tid.z", SpecialReg::TID_Z},     SregRow{"%ctaid.x", SpecialReg::CTAID_X},
-    SregRow{"%ctaid.y", SpecialReg::CTAID_Y}, SregRow{"%ctaid.z", SpecialReg::CTAID_Z},
-    SregRow{"%laneid", SpecialReg::LANEID},
-};
-
-/// PTX special registers that are constant-bank words: which Target offset, which dim.
-struct CbankSregRow {
-  std::string_view ptx;
-  bool isGrid; ///< nctaid (gridDim) rather than ntid (blockDim)
-  unsigned dim;
-};
-constexpr std::array kCbankSregs = {
-    CbankSregRow{"%ntid.x", false, 0},  CbankSregRow{"%ntid.y", false, 1},
-    CbankSregRow{"%ntid.z", false, 2},  CbankSregRow{"%nctaid.x", true, 0},
-    CbankSregRow{"%nctaid.y", true, 1}, CbankSregRow{"%nctaid.z", true, 2},
-};
-
 /// d = the address of `name + off` (a module variable, a shared variable, a kernel
 /// parameter), as mov/cvta see it. False after reporting.
 bool symbolValue(LowerCtx &ctx, const ptx::Instruction &in, const std::string &name,
@@ -945,6 +921,13 @@ bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
     return false;
   if (in.operands.size() != 2)
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  // Special registers (%tid, %ntid, %laneid, %clock64, ...): one table, lower_sreg.cpp.
+  if (in.operands[1].is<ptx::RegOperand>() &&
+      !isDeclaredRegister(ctx, in.operands[1].as<ptx::RegOperand>().name)) {
+    Operand d = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
+    return d.kind != ori::OperandKind::None &&
+           lowerSpecialRegister(ctx, in, d, in.operands[1].as<ptx::RegOperand>().name);
+  }
   unsigned bits = ptx::typeBits(in.type());
   ptx::TypeKind kind = ptx::typeKind(in.type());
   if ((bits != 16 && bits != 32 && bits != 64) || kind == ptx::TypeKind::Pred)
@@ -1015,23 +998,6 @@ bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
   }
   if (src.is<ptx::RegOperand>()) {
     const std::string &name = src.as<ptx::RegOperand>().name;
-    for (const SregRow &r : kS2R)
-      if (r.ptx == name) {
-        ctx.emit(Opcode::S2R, {}, {d.width == 2 ? component(d, 0) : d}, {Operand::sreg(r.sass)});
-        if (d.width == 2)
-          extendHigh(ctx, d, false);
-        return true;
-      }
-    for (const CbankSregRow &r : kCbankSregs)
-      if (r.ptx == name) {
-        const ConstBankLayout &cb = ctx.target.constBank();
-        uint32_t off = (r.isGrid ? cb.nctaidOffset : cb.ntidOffset) + 4 * r.dim;
-        ctx.emit(Opcode::LDC, {}, {d.width == 2 ? component(d, 0) : d},
-                 {Operand::cbank(0, off)});
-        if (d.width == 2)
-          extendHigh(ctx, d, false);
-        return true;
-      }
     if (!name.empty() && name[0] == '%' && ctx.regTypes.find(name) == ctx.regTypes.end() &&
         name.find_first_of("0123456789") == std::string::npos)
       return ctx.unsupported(in, "Special register '" + name + "'");

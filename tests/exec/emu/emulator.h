@@ -7,7 +7,8 @@
  * barriers make the remaining cases exact: BSSY Bx records the executing threads' mask,
  * BSYNC Bx waits until every non-exited thread of that mask waits at the same BSYNC, BREAK Bx
  * removes the breaking threads from the mask; WARPSYNC waits for its mask the same way;
- * BAR.SYNC waits for every non-exited thread of the CTA. Uniform registers (UR/UP) are one
+ * BAR.SYNC / BAR.RED wait at one of 16 named barriers until its thread count (or every
+ * non-exited thread of the CTA) has arrived; BAR.ARV arrives without waiting. Uniform registers (UR/UP) are one
  * copy per warp. Memory: global (a sparse map of allocations with guard gaps, bounds checked),
  * shared (per CTA), local (per thread), constant banks. Anything out of bounds, unparsable or
  * not modelled throws Trap with the PC and the instruction text. Semantics live in a table of
@@ -68,7 +69,10 @@ struct Thread {
   uint32_t pc = 0;
   enum State : uint8_t { Ready, Exited, AtBar, AtBsync, AtWarpSync } state = Ready;
   uint32_t wait_mask = 0;  // AtWarpSync: threads to wait for
-  int wait_bar = 0;        // AtBsync: the convergence barrier register waited on
+  int wait_bar = 0;        // AtBsync: the convergence barrier register; AtBar: the CTA barrier
+  uint32_t bar_result = 0; // B2R.RESULT: the last BAR.RED's count (POPC)
+  bool bar_pred = false;   // B2R.RESULT ..., Pd: the last BAR.RED's AND / OR
+  uint8_t bar_op = 0;      // AtBar: 0 SYNC, 1 RED.POPC, 2 RED.AND, 3 RED.OR
   std::array<uint32_t, 256> R{};
   uint8_t P = 0x80;        // bit i = Pi, bit 7 = PT
   std::array<uint32_t, 16> B{};
@@ -84,8 +88,19 @@ struct Warp {
   uint32_t id = 0;
 };
 
+// One of the 16 named CTA barriers (BAR.SYNC / BAR.ARV / BAR.RED id[, count]): threads
+// arrive one by one; the barrier completes when `arrived` reaches the count (or, without a
+// count, every thread of the CTA that has not exited), releases its waiters and resets.
+struct NamedBarrier {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;   // 0: every non-exited thread of the CTA
+  uint32_t popc = 0;       // BAR.RED: threads whose predicate was true
+  uint32_t reds = 0;       // BAR.RED: threads that contributed
+};
+
 struct Cta {
   std::vector<std::unique_ptr<Warp>> warps;
+  std::array<NamedBarrier, 16> bars{};
   std::vector<uint8_t> shared;
   uint32_t ctaid[3] = {0, 0, 0};
 };
@@ -151,6 +166,7 @@ class Emulator {
   void run_cta(Cta& cta);
   bool step_warp(Cta& cta, Warp& w);  // false when no thread of the warp can run
   bool release_waits(Warp& w);
+  bool release_barriers(Cta& cta);  // completes the named barriers whose count is reached
 
   const KernelImage& k_;
   GlobalMemory& g_;

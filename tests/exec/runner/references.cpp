@@ -322,6 +322,156 @@ void ref_warp_ops(RefCtx& c) {
   }
 }
 
+// kernels/ctrl_divergence.ptx: warp instructions after and inside divergent regions.
+void ref_ctrl_divergence(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint64_t total = uint64_t{c.d.grid[0]} * c.d.block[0];
+  for (uint64_t w0 = 0; w0 < total; w0 += 32) {
+    uint32_t v[32], a[32], steps[32], x[32], acc[32];
+    for (int l = 0; l < 32; ++l) {
+      v[l] = in[w0 + l];
+      if (v[l] & 1) a[l] = (v[l] & 2) ? v[l] * 3 : v[l] + 7;
+      else a[l] = (v[l] >> 1) > 100 ? (v[l] >> 1) - 100 : v[l] >> 1;
+      steps[l] = 0;
+      x[l] = v[l];
+      while (x[l] != 0 && (x[l] & 15) != 15) { x[l] >>= 2; steps[l]++; }
+      acc[l] = 0;
+      for (uint32_t i = 0; i < (v[l] & 7); i++) acc[l] += i * v[l];
+    }
+    uint32_t sum = 0, ballot = 0, m = 0, m8 = 0, addm = 0, maxm = 0;
+    bool all5 = true, any1000 = false;
+    for (int l = 0; l < 32; ++l) {
+      sum += a[l];
+      if (steps[l] > 3) ballot |= 1u << l;
+      if ((v[l] & 6) == 2) { m |= 1u << l; addm += v[l]; }
+      if ((v[l] & 6) == 2 && (v[l] & 8)) { m8 |= 1u << l; maxm = std::max(maxm, a[l]); }
+      all5 = all5 && a[l] > 5;
+      any1000 = any1000 || a[l] > 1000;
+    }
+    uint32_t bit8 = 0;
+    for (int l = 0; l < 32; ++l) bit8 += (v[l] & 0x100) != 0;
+    bool uni = bit8 == 0 || bit8 == 32;
+    for (int l = 0; l < 32; ++l) {
+      uint32_t* o = out + (w0 + static_cast<uint64_t>(l)) * 8;
+      o[0] = sum;
+      o[1] = ballot;
+      uint32_t r = 0;
+      if ((v[l] & 6) == 2) {
+        r = addm ^ (m * 3);
+        if (v[l] & 8) r += maxm;
+      }
+      o[2] = r;
+      o[3] = (all5 ? 2 : 0) + (any1000 ? 1 : 0);
+      o[4] = l >= 3 ? steps[l - 3] * 2 + 1 : steps[l] * 2;
+      o[5] = (l + 5 <= 31 ? acc[l + 5] : acc[l]) + acc[(l * 7) & 31];
+      uint32_t mm = 0;
+      for (int k = 0; k < 32; ++k) if ((v[k] & 3) == (v[l] & 3)) mm |= 1u << k;
+      o[6] = (uni ? 1u : 0u) | (mm << 1);
+      o[7] = x[l];
+    }
+  }
+}
+
+// kernels/ctrl_barriers.ptx: CTA reductions, named barriers with counts, exchanges.
+void ref_ctrl_barriers(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint32_t ntid = c.d.block[0];
+  for (uint32_t cta = 0; cta < c.d.grid[0]; ++cta) {
+    const uint32_t* v = in + cta * ntid;
+    uint32_t popc = 0;
+    bool all = true, any = false;
+    for (uint32_t t = 0; t < ntid; ++t) {
+      popc += v[t] > 500;
+      all = all && v[t] <= 1000;
+      any = any || v[t] < 20;
+    }
+    for (uint32_t t = 0; t < ntid; ++t) {
+      uint32_t g = cta * ntid + t;
+      uint32_t* o = out + g * 5;
+      o[0] = popc;
+      o[1] = (all ? 1u : 0u) | (any ? 2u : 0u) | ((ntid - popc) << 2);
+      o[2] = t < 64 ? v[t] * 2 + 1 : v[t - 64] * 2 + 1;
+      o[3] = in[g ^ 32];
+      o[4] = 7 * 1000 + ntid;
+    }
+  }
+}
+
+// kernels/ctrl_warp_misc.ptx: lane registers, elect, match, redux, shfl operand forms.
+void ref_ctrl_warp_misc(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint32_t ntid = c.d.block[0];
+  for (uint32_t cta = 0; cta < c.d.grid[0]; ++cta)
+    for (uint32_t w0 = 0; w0 < ntid; w0 += 32) {
+      const uint32_t* v = in + cta * ntid + w0;
+      uint32_t andv = ~0u, orv = 0, xorv = 0, minu = ~0u, one = 0;
+      int32_t mins = INT32_MAX, maxs = INT32_MIN, sums = 0;
+      for (int l = 0; l < 32; ++l) {
+        andv &= v[l] | 0xff00;
+        orv |= v[l];
+        xorv ^= v[l];
+        minu = std::min(minu, v[l]);
+        int32_t s = static_cast<int32_t>(v[l]) - 500;
+        mins = std::min(mins, s);
+        maxs = std::max(maxs, s);
+        sums += s;
+        one += v[l] & 1;
+      }
+      bool same1 = one == 0 || one == 32;
+      for (uint32_t l = 0; l < 32; ++l) {
+        uint32_t* o = out + (cta * ntid + w0 + l) * 16;
+        uint32_t bit = 1u << l;
+        o[0] = l;
+        o[1] = bit;
+        o[2] = bit | (bit - 1);
+        o[3] = bit - 1;
+        o[4] = ~(bit - 1);
+        o[5] = ~(bit | (bit - 1));
+        o[6] = l == 0 ? 1 : 0;
+        o[7] = 0xffffffffu;
+        o[8] = same1 ? 0xffffffffu : 0u;
+        o[9] = andv ^ orv;
+        o[10] = xorv + static_cast<uint32_t>(mins);
+        o[11] = static_cast<uint32_t>(maxs) + minu;
+        // width 8 (c = 0x181f): the source lane wraps inside the lane's group of 8 and is
+        // always in range for idx
+        uint32_t src = (l & ~7u) | ((l + 1) & 7u);
+        o[12] = v[src] * 2 + 1;
+        uint32_t mm = 0;
+        for (int k = 0; k < 32; ++k) if ((v[k] & 3) == (v[l] & 3)) mm |= 1u << k;
+        o[13] = mm;
+        uint32_t d = l + (l & 3);
+        o[14] = d <= 31 ? v[d] * 2 + 1 : v[l] * 2;
+        o[15] = static_cast<uint32_t>(sums);
+      }
+    }
+}
+
+// kernels/ctrl_sregs.ptx: launch-fixed special registers of a launch without clusters.
+void ref_ctrl_sregs(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t y = 0; y < c.d.grid[1]; ++y)
+    for (uint32_t x = 0; x < c.d.grid[0]; ++x)
+      for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+        uint32_t* o = out + ((y * c.d.grid[0] + x) * c.d.block[0] + t) * 12;
+        o[0] = x;
+        o[1] = y;
+        o[2] = 0;
+        o[3] = 0;
+        o[4] = c.d.grid[0];
+        o[5] = c.d.grid[1];
+        o[6] = 1;
+        o[7] = 0;
+        o[8] = 1;
+        o[9] = 0;
+        o[10] = c.d.dynamic_shared;
+        o[11] = 100 * c.d.grid[1] + y;
+      }
+}
+
 void ref_local_array(RefCtx& c) {
   int n = static_cast<int>(c.iscalar(2));
   const int32_t* in = c.buf<int32_t>("in");
@@ -831,6 +981,10 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"ctrl_divergence", ref_ctrl_divergence},
+    {"ctrl_barriers", ref_ctrl_barriers},
+    {"ctrl_warp_misc", ref_ctrl_warp_misc},
+    {"ctrl_sregs", ref_ctrl_sregs},
     {"large_param", ref_large_param},
     {"mem_vector", ref_mem_vector},
     {"mem_subword", ref_mem_subword},
