@@ -32,9 +32,12 @@ struct LoweredFunction {
   std::vector<LoweredParam> params;
   uint32_t paramBytes = 0;
   std::optional<std::array<uint32_t, 3>> maxntid, reqntid;
+  std::optional<uint32_t> maxnreg, minnctapersm; ///< .maxnreg, .minnctapersm
 };
 
-/// Lowers every function with a body. False when anything was reported through `diag`.
+/// Lowers every kernel with a body and every .func a kernel reaches through calls (unused
+/// .func produce no code, as in ptxas's whole-program mode); kernels first, then the callees
+/// in PTX definition order. False when anything was reported through `diag`.
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
                  DiagEngine &diag);
 

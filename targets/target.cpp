@@ -1,6 +1,8 @@
 //===- targets/target.cpp - the Target objects, one per SM with code generation --------===//
 #include "targets/target.h"
 
+#include <algorithm>
+
 namespace ptxmini {
 namespace {
 
@@ -15,12 +17,27 @@ const Target kSm90(ArchInfo{90, 0, false},
                                    /*globalDescOffset=*/0x208},
                    // HW: 255 GPRs + RZ, 63 UGPRs + URZ, 7 predicates + PT (sass-encoding.md
                    // 2.2/2.3; NAK). R1 holds the stack pointer (every ptxas kernel loads it).
+                   // HW (ptxas 13.0.88 -v on sm_90, a kernel needing every register): at most
+                   // 254 registers are reported, -maxrregcount below 24 is raised to 24 with
+                   // a warning; launch bounds give floor8(16384 / (32 * ceil(warps * blocks
+                   // / 4))): e.g. 384 threads -> 168, 256x3 -> 80, 96x7 -> 80, 32x30 -> 64.
                    RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
-                                 /*reservedGprs=*/2});
+                                 /*reservedGprs=*/2, /*maxRegCount=*/254, /*minRegCount=*/24,
+                                 /*regsPerSubPartition=*/16384, /*subPartitions=*/4,
+                                 /*regGranule=*/8});
 
 } // namespace
 
 const Target &Target::sm90() { return kSm90; }
+
+uint32_t Target::registerLimitForLaunchBounds(uint32_t threads, uint32_t minBlocks) const {
+  const RegisterFiles &r = regs_;
+  uint32_t warps = (std::max<uint32_t>(threads, 1) + 31) / 32 * std::max<uint32_t>(minBlocks, 1);
+  uint32_t perPartition = (warps + r.subPartitions - 1) / r.subPartitions;
+  uint32_t limit = r.regsPerSubPartition / (32 * perPartition);
+  limit = limit / r.regGranule * r.regGranule;
+  return std::min<uint32_t>(limit, r.maxRegCount);
+}
 
 const Target *Target::get(const ArchInfo &arch) {
   if (arch.isVirtual || !arch.hasCodegen())

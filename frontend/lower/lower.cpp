@@ -32,11 +32,13 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 
 /// The handler for a PTX instruction: the first row of the per-family tables whose family
 /// and type class match.
-Handler findHandler(const ptx::Instruction &in) {
+Handler findHandler(const LowerCtx &ctx, const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
-  for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers()})
+  for (auto table :
+       {callHandlers(), intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers()})
     for (const HandlerRow &row : table)
-      if (row.family == in.opcode && takesType(row.types, t))
+      if (row.family == in.opcode && takesType(row.types, t) &&
+          (!row.accepts || row.accepts(ctx, in)))
         return row.handler;
   return nullptr;
 }
@@ -183,7 +185,7 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       ctx.curBlock = target;
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
-      Handler h = findHandler(in);
+      Handler h = findHandler(ctx, in);
       if (!h) {
         ok &= ctx.unsupported(in);
         continue;
@@ -201,7 +203,7 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       ok &= h(ctx, in);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
-      if (d.space != ptx::StateSpace::Reg) {
+      if (d.space != ptx::StateSpace::Reg && !declareInBody(ctx, d)) {
         ctx.diag.error(SourceLoc{ctx.module.fileName, d.line, d.column},
                        "Declarations in the ." + std::string(ptx::stateSpaceName(d.space)) +
                            " state space are not supported by ptxas-mini's code generator yet");
@@ -241,8 +243,15 @@ void dropEmptyUnlabelledBlocks(LowerCtx &ctx) {
   auto &blocks = ctx.fn().blocks;
   std::vector<int32_t> remap(blocks.size(), -1);
   std::vector<ori::Block> kept;
+  // Blocks an operand names stay (a call's return point, `MOV R2, <block>`).
+  std::vector<bool> referenced(blocks.size(), false);
+  for (const ori::Block &b : blocks)
+    for (const ori::Instr &in : b.instrs)
+      for (const ori::Operand &o : in.ops)
+        if (o.kind == ori::OperandKind::Block && o.reg < referenced.size())
+          referenced[o.reg] = true;
   for (uint32_t i = 0; i < blocks.size(); ++i) {
-    bool isLabel = ctx.labels.count(blocks[i].name) != 0;
+    bool isLabel = ctx.labels.count(blocks[i].name) != 0 || referenced[i];
     if (i != 0 && blocks[i].instrs.empty() && !isLabel)
       continue;
     remap[i] = static_cast<int32_t>(kept.size());
@@ -268,31 +277,45 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
                "Module-scope variables are not supported by ptxas-mini's code generator yet");
     ok = false;
   }
-  for (const ptx::Function &pf : m.functions) {
-    if (!pf.hasBody)
-      continue;
-    if (!pf.isEntry) {
-      diag.error(SourceLoc{m.fileName, pf.line, pf.column},
-                 "Function '" + pf.name +
-                     "': .func is not supported by ptxas-mini's code generator yet");
-      ok = false;
-      continue;
-    }
+  // The .func a kernel reaches through direct calls; the others produce no code.
+  llvm::StringMap<bool> reached;
+  std::vector<const ptx::Function *> work;
+  for (const ptx::Function &pf : m.functions)
+    if (pf.isEntry && pf.hasBody)
+      work.push_back(&pf);
+  while (!work.empty()) {
+    const ptx::Function *f = work.back();
+    work.pop_back();
+    for (const std::string &c : lower::directCallees(*f))
+      if (const ptx::Function *g = m.findFunction(c); g && g->hasBody && !g->isEntry &&
+                                                       reached.insert({c, true}).second)
+        work.push_back(g);
+  }
+  std::vector<const ptx::Function *> order;
+  for (const ptx::Function &pf : m.functions)
+    if (pf.hasBody && pf.isEntry)
+      order.push_back(&pf);
+  for (const ptx::Function &pf : m.functions)
+    if (pf.hasBody && !pf.isEntry && reached.count(pf.name))
+      order.push_back(&pf);
+  for (const ptx::Function *pfp : order) {
+    const ptx::Function &pf = *pfp;
     LoweredFunction lf;
-    lf.isKernel = true;
+    lf.isKernel = pf.isEntry;
     lf.fn.name = pf.name;
-    lf.fn.isKernel = true;
+    lf.fn.isKernel = pf.isEntry;
     lower::LowerCtx ctx(m, pf, target, diag, lf);
     // 1. The parameter block: each parameter at its own alignment, in order.
     uint32_t offset = 0;
-    for (const ptx::VarDecl &p : pf.params) {
-      uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
-      uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
-      offset = lower::alignTo(offset, align);
-      ctx.params[p.name] = LoweredParam{offset, size};
-      lf.params.push_back(LoweredParam{offset, size});
-      offset += size;
-    }
+    if (pf.isEntry)
+      for (const ptx::VarDecl &p : pf.params) {
+        uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
+        uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
+        offset = lower::alignTo(offset, align);
+        ctx.params[p.name] = LoweredParam{offset, size};
+        lf.params.push_back(LoweredParam{offset, size});
+        offset += size;
+      }
     lf.paramBytes = offset;
     for (const char *attrName : {"maxntid", "reqntid"}) {
       if (const ptx::FunctionAttr *a = pf.attr(attrName)) {
@@ -302,17 +325,26 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
         (std::string_view(attrName) == "maxntid" ? lf.maxntid : lf.reqntid) = dims;
       }
     }
+    if (const ptx::FunctionAttr *a = pf.attr("maxnreg"); a && !a->values.empty())
+      lf.maxnreg = static_cast<uint32_t>(a->values[0]);
+    if (const ptx::FunctionAttr *a = pf.attr("minnctapersm"); a && !a->values.empty())
+      lf.minnctapersm = static_cast<uint32_t>(a->values[0]);
     // 2. Declarations and labels; block 0 is the entry.
     ori::Block entry;
     entry.name = "entry";
     lf.fn.blocks.push_back(std::move(entry));
     lower::collect(ctx, pf.body);
+    if (!lower::beginFunctionLowering(ctx)) {
+      ok = false;
+      continue;
+    }
     // 3. The statements.
     ctx.curBlock = 0;
     if (!lower::lowerBlock(ctx, pf.body)) {
       ok = false;
       continue;
     }
+    lower::endFunctionLowering(ctx);
     lower::dropEmptyUnlabelledBlocks(ctx);
     ori::buildCFG(lf.fn);
     lf.fn.recomputeRegTable();

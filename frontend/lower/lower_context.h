@@ -14,6 +14,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,10 +29,16 @@ using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
 /// goes to the integer file for .s/.u/.b/.pred types and to the float file for .f types.
 enum class TypeClass : uint8_t { Any, Int, Float };
 
+/// A row may also name a predicate: then it only takes the instructions it accepts (the
+/// function-level rows of lower_call.cpp take `ld.param` of a .func parameter, `ld.local`,
+/// `ret` in a .func, ... and leave the rest of the family to the other tables).
+using Accepts = bool (*)(const LowerCtx &, const ptx::Instruction &);
+
 struct HandlerRow {
   std::string_view family; ///< PTX opcode family as the AST spells it ("ld", "mad")
   TypeClass types;
   Handler handler;
+  Accepts accepts = nullptr; ///< nullptr: every instruction of the family and types
 };
 
 // The per-family tables (defined in lower_<family>.cpp).
@@ -39,6 +46,20 @@ std::span<const HandlerRow> intHandlers();     // lower_int.cpp: integer, logic,
 std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/f64
 std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
+std::span<const HandlerRow> callHandlers();    // lower_call.cpp: calls, .func params, .local
+
+/// The function-level state of lower_call.cpp (parameters of a .func, call-site parameters,
+/// .local variables, the return address); defined there.
+struct CallLowering;
+/// lower_call.cpp's part of the per-function driver (lower.cpp): before the body (frame
+/// layout of .local variables, the kernel's stack pointer, a .func's return address; false
+/// after reporting an error), for a declaration in the body (call-site .param and .local;
+/// false when it is neither), and after the body.
+bool beginFunctionLowering(LowerCtx &ctx);
+bool declareInBody(LowerCtx &ctx, const ptx::VarDecl &d);
+void endFunctionLowering(LowerCtx &ctx);
+/// The functions `f` calls directly, in order of first call.
+std::vector<std::string> directCallees(const ptx::Function &f);
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
@@ -59,6 +80,7 @@ struct LowerCtx {
   llvm::StringMap<LoweredParam> params;
   llvm::StringMap<uint32_t> labels;   ///< PTX label -> block
   ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
+  std::shared_ptr<CallLowering> calls; ///< lower_call.cpp's state for this function
 
   ori::Function &fn() { return out.fn; }
   SourceLoc loc(const ptx::Instruction &in) const {

@@ -534,6 +534,36 @@ void ref_local_generic(RefCtx& c) {
   }
 }
 
+// ---- calls, local memory, register allocation (kernels/call_*.ptx, spill_*.ptx) ----------
+
+void ref_call_basic(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  auto f = [](uint32_t a, uint32_t b) { return a * 3u + b; };
+  auto g = [&](uint32_t a) { return f(a, 7) + a; };
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t x = static_cast<uint32_t>(in[t]);
+    out[t] = static_cast<int32_t>(g(f(x, t)) + x);
+  }
+}
+
+int32_t fib_ref(int32_t n) { return n < 2 ? n : fib_ref(n - 1) + fib_ref(n - 2); }
+
+void ref_call_recursion(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  uint32_t threads = c.d.block[0] * c.d.grid[0];
+  for (uint32_t i = 0; i < threads; ++i) {
+    // The kernel indexes by %tid.x only: every block reads and writes the first block's part.
+    uint32_t t = i % c.d.block[0];
+    int32_t x = in[t], n = x & 15;
+    uint32_t s = static_cast<uint32_t>(fib_ref(n));
+    for (int32_t k = 0; k < n; ++k) s += 2u * static_cast<uint32_t>(k);
+    if (x & 1) s += 2u * static_cast<uint32_t>(x);
+    out[t] = static_cast<int32_t>(s);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -561,6 +591,8 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"call_basic", ref_call_basic},
+    {"call_recursion", ref_call_recursion},
 };
 
 }  // namespace
