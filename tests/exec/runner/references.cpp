@@ -564,6 +564,70 @@ void ref_call_recursion(RefCtx& c) {
   }
 }
 
+void ref_call_args(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const uint32_t* w = in + 4 * t;
+    uint32_t r2 = w[0], r3 = w[1];
+    uint64_t rd7 = uint64_t{w[2]} | uint64_t{w[3]} << 32;
+    // many(a0=r2, a1=rd7, a2=f32(r3), a3=t, a4=r3, a5=1000, a6=-7, a7=r2, a8=16t, a9=r3,
+    //      s={rd7, r3, t})
+    uint32_t r12 = r2 + 3u * t + 5u * r3 + 7u * 1000u + 11u * static_cast<uint32_t>(-7) +
+                   13u * r2 + 17u * r3 + r3 - t;
+    uint64_t rd4 = rd7 + uint64_t{16} * t + rd7;
+    float a2;
+    std::memcpy(&a2, &r3, 4);
+    float f2 = std::fma(a2, 2.0f, 1.0f);
+    uint32_t r15;
+    std::memcpy(&r15, &f2, 4);
+    uint32_t r13 = r12 + (r3 & 7u) * r12;
+    uint64_t rd8 = rd7 + rd4;
+    uint32_t* o = out + 4 * t;
+    o[0] = r13 + r2;
+    o[1] = r15;
+    o[2] = static_cast<uint32_t>(rd8);
+    o[3] = static_cast<uint32_t>(rd8 >> 32);
+  }
+}
+
+void ref_spill_pressure(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      int32_t v[16];
+      for (int j = 0; j < 16; ++j)
+        v[j] = static_cast<int32_t>(static_cast<uint32_t>(in[t * 16 + j]) + i);
+      uint32_t sum = 0;
+      for (int j = 0; j < 8; ++j)
+        sum += static_cast<uint32_t>(v[j]) * static_cast<uint32_t>(v[15 - j]);
+      acc += sum;
+      for (int j = 0; j < 10; ++j)
+        if (v[j] > (j * 37) % 50 - 25) acc += static_cast<uint32_t>(j + 1);
+    }
+    out[t] = static_cast<int32_t>(acc);
+  }
+}
+
+void ref_spill_calls(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  auto mix = [](uint32_t a, uint32_t b) {
+    uint32_t m[8], s = 0;
+    for (uint32_t j = 0; j < 8; ++j) m[j] = a * (j + 3) + b;
+    for (int j = 0; j < 8; ++j) s += m[j] ^ m[7 - j];
+    return s;
+  };
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const uint32_t* v = reinterpret_cast<const uint32_t*>(in) + 12 * t;
+    uint32_t acc = mix(v[0], v[11]) + mix(v[1], v[10]) + mix(v[2], v[9]);
+    for (uint32_t j = 0; j < 12; ++j) acc += v[j] * (j + 1);
+    out[t] = static_cast<int32_t>(acc);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -593,6 +657,9 @@ const Entry kRefs[] = {
     {"local_generic", ref_local_generic},
     {"call_basic", ref_call_basic},
     {"call_recursion", ref_call_recursion},
+    {"call_args", ref_call_args},
+    {"spill_pressure", ref_spill_pressure},
+    {"spill_calls", ref_spill_calls},
 };
 
 }  // namespace
