@@ -56,11 +56,30 @@ void printKnobList(std::ostream &os) {
 
 namespace {
 
+/// The -maxrregcount limit (0: none), checked once as ptxas does: one above 255 is ignored
+/// and one below the target's minimum raised to it, each with ptxas's warning.
+uint32_t globalRegisterLimit(const Options &opts, const Target &t, DiagEngine &diag) {
+  if (!opts.maxRegCount)
+    return 0;
+  uint32_t limit = *opts.maxRegCount;
+  if (limit > 255) {
+    diag.warning("Too big maxrregcount value specified " + std::to_string(limit) +
+                 ", will be ignored");
+    return 0;
+  }
+  if (limit < t.minRegisterCount()) {
+    diag.warning("For profile " + opts.arch.name() + " adjusting per thread register count of " +
+                 std::to_string(limit) + " to lower bound of " +
+                 std::to_string(t.minRegisterCount()));
+    limit = t.minRegisterCount();
+  }
+  return limit;
+}
+
 /// The register limit of a kernel, as ptxas decides it (HW: ptxas 13.0.88 -v): .maxnreg
 /// and launch bounds (.maxntid/.reqntid with .minnctapersm) take precedence over
-/// -maxrregcount (the smaller of the two if both are present); a limit below the target's
-/// minimum is raised to it and one above the maximum ignored, each with ptxas's warning.
-uint32_t kernelRegisterLimit(const Options &opts, const Target &t,
+/// -maxrregcount (the smaller of the two if both are present).
+uint32_t kernelRegisterLimit(const Options &opts, const Target &t, uint32_t global,
                              const frontend::LoweredFunction &lf, DiagEngine &diag) {
   std::optional<uint32_t> entry;
   const auto &bounds = lf.maxntid ? lf.maxntid : lf.reqntid;
@@ -71,29 +90,15 @@ uint32_t kernelRegisterLimit(const Options &opts, const Target &t,
     diag.warning(".minnctapersm is ignored when neither .maxntid nor .reqntid is specified");
   }
   if (lf.maxnreg)
-    entry = entry ? std::min(*entry, *lf.maxnreg) : *lf.maxnreg;
-  uint32_t limit = 0;
-  if (entry) {
-    if (opts.maxRegCount && opts.verbose && bounds)
-      diag.info("Overriding global maxrregcount " + std::to_string(*opts.maxRegCount) +
-                " with entry-specific value " + std::to_string(*entry) +
-                " computed using thread count");
-    limit = *entry;
-  } else if (opts.maxRegCount) {
-    limit = *opts.maxRegCount;
-    if (limit > 255) {
-      diag.warning("Too big maxrregcount value specified " + std::to_string(limit) +
-                   ", will be ignored");
-      limit = 0;
-    }
-  }
-  if (limit && limit < t.minRegisterCount()) {
-    diag.warning("For profile " + opts.arch.name() + " adjusting per thread register count of " +
-                 std::to_string(limit) + " to lower bound of " +
-                 std::to_string(t.minRegisterCount()));
-    limit = t.minRegisterCount();
-  }
-  return limit;
+    entry = entry ? std::min(*entry, std::max(*lf.maxnreg, t.minRegisterCount()))
+                  : std::max(*lf.maxnreg, t.minRegisterCount());
+  if (!entry)
+    return global;
+  if (global && opts.verbose && bounds)
+    diag.info("Overriding global maxrregcount " + std::to_string(global) +
+              " with entry-specific value " + std::to_string(*entry) +
+              " computed using thread count");
+  return *entry;
 }
 
 /// The call graph of the lowered functions, by index.
@@ -269,9 +274,10 @@ int generateCode(const Options &opts, const Target &target,
       kernels.push_back(i);
   std::vector<bool> needed(lowered.size(), false);
   std::vector<uint32_t> limit(lowered.size(), UINT32_MAX); // UINT32_MAX: no limit
+  uint32_t globalLimit = globalRegisterLimit(opts, target, diag);
   for (size_t k : kernels) {
     needed[k] = true;
-    uint32_t l = kernelRegisterLimit(opts, target, lowered[k], diag);
+    uint32_t l = kernelRegisterLimit(opts, target, globalLimit, lowered[k], diag);
     limit[k] = l ? l : UINT32_MAX;
     // A callee shared by kernels with different limits gets the smallest.
     for (size_t c : reachable(g, k)) {

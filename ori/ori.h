@@ -427,7 +427,8 @@ struct FrameInfo {
   uint32_t spillSlotBytes = 0; ///< spill slots after the locals (set by AllocateRegisters)
   uint32_t spillStoreBytes = 0, spillLoadBytes = 0; ///< spill traffic (-v report)
   uint32_t size = 0;          ///< the whole frame, rounded to its alignment
-  uint32_t align = 8;         ///< alignment of `size` (and of R1 inside the function)
+  uint32_t align = 8;         ///< alignment of `size` (and of R1 inside the function);
+                              ///< the spill code raises it to its slots' alignment
 };
 
 /// One virtual register's row in the register table.

@@ -60,11 +60,8 @@ void finalizeFrame(ori::Function &f, const Target &t) {
     std::erase_if(b.instrs, isSelfCopy);
   ori::FrameInfo &fr = f.frame;
   uint32_t bytes = fr.localBytes + fr.spillSlotBytes;
-  uint32_t slotAlign = fr.spillSlotBytes ? 4 : 1;
-  // Slots are naturally aligned; the largest a slot can need is a quad's 16 bytes.
-  if (fr.spillSlotBytes >= 8)
-    slotAlign = 16;
-  fr.align = std::max({8u, fr.localAlign, slotAlign, f.minFrameAlign});
+  // fr.align already holds the largest spill slot's alignment (spill.cpp).
+  fr.align = std::max({8u, fr.align, fr.localAlign, f.minFrameAlign});
   fr.size = bytes ? alignUp(bytes, fr.align) : 0;
   if (f.blocks.empty())
     return;

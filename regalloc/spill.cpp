@@ -12,8 +12,8 @@
 ///   P   through an R temporary: SEL r, RZ, 0x1, !p ; STL  and  LDL ; ISETP.NE.AND p, PT, r, RZ, PT
 ///   UR  through R temporaries: MOV r, u ; STL  and  LDL ; R2UR u, r (per 32-bit component)
 /// Rematerialization instead of a slot: a victim with a single unguarded whole definition
-/// whose sources are constants (MOV/UMOV of an immediate or constant-bank word, LDC/ULDC,
-/// `IADD3 d, R1, imm, RZ` - a local address) is recomputed before each reader, and its
+/// whose sources are constants (MOV/UMOV of an immediate, a constant-bank word or R1,
+/// LDC/ULDC, `IADD3 d, R1, imm, RZ` - a local address) is recomputed before each reader, and its
 /// definition deleted (ptxas rematerializes constant loads the same way).
 /// Slots follow the PTX .local variables in the frame, each at its natural alignment;
 /// FrameInfo counts the bytes of spill stores and loads the code contains (ptxas -v).
@@ -276,6 +276,7 @@ bool insertSpillCode(ori::Function &f, const Target &t,
     uint32_t end = fr.localBytes + fr.spillSlotBytes;
     uint32_t slot = alignUp(end, align);
     fr.spillSlotBytes = slot + 4 * width - fr.localBytes;
+    fr.align = std::max(fr.align, align);
     for (ori::Block &b : f.blocks) {
       std::vector<Instr> out;
       out.reserve(b.instrs.size());

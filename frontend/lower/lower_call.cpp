@@ -542,7 +542,10 @@ bool lowerMovLocalSymbol(LowerCtx &ctx, const ptx::Instruction &in) {
     return ctx.unsupported(in);
   int64_t off = static_cast<int64_t>(it->second) + sym.offset;
   Operand lo = d.width == 2 ? component(d, 0) : d;
-  ctx.emit(Opcode::IADD3, {}, {lo}, {preg(cc(ctx).stackPointer), Operand::intImm(off), RZ()});
+  if (off == 0)
+    ctx.emit(Opcode::MOV, {}, {lo}, {preg(cc(ctx).stackPointer)});
+  else
+    ctx.emit(Opcode::IADD3, {}, {lo}, {preg(cc(ctx).stackPointer), Operand::intImm(off), RZ()});
   if (d.width == 2)
     ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {RZ()});
   return true;
