@@ -5,6 +5,8 @@
 /// TOPLAS 1999) with fixed intervals for pre-coloured registers and spilling by whole
 /// intervals, iterated until everything fits (the spill-everywhere scheme of Chaitin's
 /// allocator applied to linear scan):
+///   0. copies of values that never change are merged with their source
+///      (regalloc/coalesce.cpp);
 ///   1. intervals (regalloc/live_intervals.cpp): one conservative interval per virtual
 ///      register over program points (reads at 2i, writes at 2i+1), busy ranges of the
 ///      physical registers the calling convention names before allocation (argument and
@@ -231,6 +233,7 @@ void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
               return;
             }
   hoistStackPointerLoad(f, t);
+  ra::coalesceCopies(f);
   std::vector<std::pair<RegClass, uint32_t>> spillTemps;
   ScanResult res;
   for (unsigned round = 0;; ++round) {

@@ -2,6 +2,7 @@
 ///
 /// \file
 /// The pieces of AllocateRegisters (allocate_registers.cpp runs them in this order):
+///   coalesce.cpp        copies of values that never change merged with their source;
 ///   live_intervals.cpp  program points, one conservative interval per virtual register,
 ///                       the busy ranges of physical registers named before allocation
 ///                       (calling-convention copies) and of call clobbers, spill weights
@@ -68,6 +69,10 @@ struct LiveInfo {
 /// virtual registers (class, number) created by spill code: they are never spilled again.
 LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
                          const std::vector<std::pair<ori::RegClass, uint32_t>> &spillTemps);
+
+/// Copy coalescing before the scan (coalesce.cpp): copies of values that never change are
+/// merged with their source. Returns how many virtual registers went.
+unsigned coalesceCopies(ori::Function &f);
 
 /// True when some busy range of (c, r) overlaps [s, e].
 bool fixedOverlaps(const LiveInfo &li, ori::RegClass c, uint32_t r, uint32_t s, uint32_t e);

@@ -287,7 +287,7 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
     const ptx::Function *f = work.back();
     work.pop_back();
     for (const std::string &c : lower::directCallees(*f))
-      if (const ptx::Function *g = m.findFunction(c); g && g->hasBody && !g->isEntry &&
+      if (const ptx::Function *g = lower::findDefinition(m, c); g && g->hasBody && !g->isEntry &&
                                                        reached.insert({c, true}).second)
         work.push_back(g);
   }

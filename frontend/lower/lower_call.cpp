@@ -288,7 +288,7 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
     args = &in.operands[k++].as<ptx::ListOperand>();
   if (k != in.operands.size())
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-  const ptx::Function *callee = ctx.module.findFunction(name);
+  const ptx::Function *callee = findDefinition(ctx.module, name);
   if (!callee || !callee->hasBody || callee->isEntry)
     return ctx.unsupported(in, "A call to '" + name +
                                    "', which has no body in this module (external functions "
@@ -688,6 +688,18 @@ void endFunctionLowering(LowerCtx &ctx) {
                i.defs()[0].cls == t.cls && i.defs()[0].reg == t.reg;
       });
   }
+}
+
+const ptx::Function *findDefinition(const ptx::Module &m, std::string_view name) {
+  const ptx::Function *first = nullptr;
+  for (const ptx::Function &f : m.functions)
+    if (f.name == name) {
+      if (f.hasBody)
+        return &f;
+      if (!first)
+        first = &f;
+    }
+  return first;
 }
 
 std::vector<std::string> directCallees(const ptx::Function &f) {

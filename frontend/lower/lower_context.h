@@ -60,6 +60,9 @@ bool declareInBody(LowerCtx &ctx, const ptx::VarDecl &d);
 void endFunctionLowering(LowerCtx &ctx);
 /// The functions `f` calls directly, in order of first call.
 std::vector<std::string> directCallees(const ptx::Function &f);
+/// The definition (with a body) of function `name`, past forward declarations; else the
+/// first declaration, or nullptr.
+const ptx::Function *findDefinition(const ptx::Module &m, std::string_view name);
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
