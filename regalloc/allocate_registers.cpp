@@ -33,6 +33,8 @@
 
 #include "regalloc/regalloc_internal.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <map>
 #include <vector>
@@ -53,7 +55,9 @@ struct ScanResult {
   std::string error;
 };
 
-/// Step 2-3 for one class.
+/// Step 2-3 for one class. Each physical register records the interval whose component
+/// occupies it and the last point of that component's range; it is free for a component
+/// that starts after that point.
 void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &budget,
                ScanResult &res) {
   std::vector<const Interval *> order;
@@ -66,34 +70,36 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
   auto &assign = res.assignment[size_t(c)];
   const std::vector<uint32_t> &regs = budget.allocatable[size_t(c)];
   uint32_t top = regs.empty() ? 0 : regs.back() + 1;
-  std::vector<const Interval *> busyBy(top + 4, nullptr);
-  std::vector<const Interval *> active;
+  std::vector<const Interval *> occupant(top + 4, nullptr);
+  std::vector<uint32_t> busyUntil(top + 4, 0);
+  auto occupiedFor = [&](uint32_t r, uint32_t from) -> const Interval * {
+    const Interval *o = occupant[r];
+    return o && busyUntil[r] >= from ? o : nullptr;
+  };
   auto release = [&](const Interval *iv) {
     int32_t r = assign[iv->num];
     for (uint32_t k = 0; k < iv->width; ++k)
-      busyBy[static_cast<uint32_t>(r) + k] = nullptr;
+      if (occupant[static_cast<uint32_t>(r) + k] == iv)
+        occupant[static_cast<uint32_t>(r) + k] = nullptr;
   };
   for (const Interval *cur : order) {
-    // Expire.
-    std::erase_if(active, [&](const Interval *a) {
-      if (a->end >= cur->start)
-        return false;
-      release(a);
-      return true;
-    });
     uint32_t w = cur->width;
-    // Aligned groups of the budget free of busy ranges over the whole interval.
+    // Aligned groups of the budget free of busy ranges over each component's range.
     auto usable = [&](uint32_t r) {
       if (r % w)
         return false;
-      for (uint32_t k = 0; k < w; ++k)
-        if (!budget.allows(c, r + k) || ra::fixedOverlaps(li, c, r + k, cur->start, cur->end))
+      for (uint32_t k = 0; k < w; ++k) {
+        if (!budget.allows(c, r + k))
           return false;
+        if (!cur->compEmpty(k) &&
+            ra::fixedOverlaps(li, c, r + k, cur->compStart[k], cur->compEnd[k]))
+          return false;
+      }
       return true;
     };
     auto isFree = [&](uint32_t r) {
       for (uint32_t k = 0; k < w; ++k)
-        if (busyBy[r + k])
+        if (!cur->compEmpty(k) && occupiedFor(r + k, cur->compStart[k]))
           return false;
       return true;
     };
@@ -119,12 +125,12 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
           continue;
         double cost = 0;
         bool ok = true;
-        const Interval *seen[4] = {};
+        llvm::SmallVector<const Interval *, 4> seen;
         for (uint32_t k = 0; k < w && ok; ++k) {
-          const Interval *o = busyBy[r + k];
-          if (!o || std::find(std::begin(seen), std::end(seen), o) != std::end(seen))
+          const Interval *o = cur->compEmpty(k) ? nullptr : occupiedFor(r + k, cur->compStart[k]);
+          if (!o || llvm::is_contained(seen, o))
             continue;
-          seen[k] = o;
+          seen.push_back(o);
           if (o->unspillable)
             ok = false;
           cost += o->weight;
@@ -135,13 +141,17 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
         }
       }
       if (bestReg >= 0 && (cur->unspillable || best < cur->weight)) {
-        for (uint32_t k = 0; k < w; ++k)
-          if (const Interval *o = busyBy[static_cast<uint32_t>(bestReg) + k]) {
-            release(o);
-            std::erase(active, o);
-            assign[o->num] = -1;
-            res.victims.push_back({c, o->num});
-          }
+        for (uint32_t k = 0; k < w; ++k) {
+          const Interval *o = cur->compEmpty(k)
+                                  ? nullptr
+                                  : occupiedFor(static_cast<uint32_t>(bestReg) + k,
+                                                cur->compStart[k]);
+          if (!o)
+            continue;
+          release(o);
+          assign[o->num] = -1;
+          res.victims.push_back({c, o->num});
+        }
         chosen = bestReg;
       } else if (!cur->unspillable) {
         res.victims.push_back({c, cur->num});
@@ -155,9 +165,16 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
       }
     }
     assign[cur->num] = chosen;
-    for (uint32_t k = 0; k < w; ++k)
-      busyBy[static_cast<uint32_t>(chosen) + k] = cur;
-    active.push_back(cur);
+    for (uint32_t k = 0; k < w; ++k) {
+      if (cur->compEmpty(k))
+        continue;
+      uint32_t r = static_cast<uint32_t>(chosen) + k;
+      // A component that ends before the current occupant's range does not displace it.
+      if (occupiedFor(r, 0) && busyUntil[r] > cur->compEnd[k])
+        continue;
+      occupant[r] = cur;
+      busyUntil[r] = cur->compEnd[k];
+    }
   }
 }
 

@@ -242,10 +242,7 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
     int32_t k = flatToInterval[f.flatRegIndex(v.cls, v.reg)];
     return k < 0 ? nullptr : &li.intervals[k];
   };
-  auto cover = [](Interval &iv, uint32_t p) {
-    iv.start = std::min(iv.start, p);
-    iv.end = std::max(iv.end, p);
-  };
+  auto cover = [](Interval &iv, uint32_t p, uint8_t sub = ori::kWholeReg) { iv.cover(p, sub); };
   ori::PhysRegSet all = everyAllocatable(t);
   uint32_t i = 0; // instruction index
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
@@ -272,7 +269,7 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
         bool isDef = k < in.numDefs;
         for (const Operand &v : o.vregs())
           if (Interval *iv = intervalOf(v)) {
-            cover(*iv, isDef && o.kind == OperandKind::VReg ? defPt : usePt);
+            cover(*iv, isDef && o.kind == OperandKind::VReg ? defPt : usePt, v.sub);
             iv->weight += depthWeight;
           }
       }
@@ -329,12 +326,15 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
           addFixed(li, static_cast<RegClass>(c), x, o->def, last);
     // Live-in / live-out values cover the block's ends.
     if (b < live.liveIn.size()) {
+      auto unitSub = [&](unsigned x) {
+        return static_cast<uint8_t>(x - live.firstUnit[live.unitToFlat[x]]);
+      };
       for (unsigned x : live.liveIn[b].set_bits())
         if (int32_t k = flatToInterval[live.unitToFlat[x]]; k >= 0)
-          cover(li.intervals[k], first);
+          cover(li.intervals[k], first, unitSub(x));
       for (unsigned x : live.liveOut[b].set_bits())
         if (int32_t k = flatToInterval[live.unitToFlat[x]]; k >= 0)
-          cover(li.intervals[k], last);
+          cover(li.intervals[k], last, unitSub(x));
     }
   }
   li.numPoints = 2 * i;

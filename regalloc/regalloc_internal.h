@@ -46,12 +46,27 @@ struct Interval {
   ori::RegClass cls;
   uint32_t num;         ///< virtual register number
   uint8_t width = 1;
-  uint32_t start = UINT32_MAX, end = 0;
+  uint32_t start = UINT32_MAX, end = 0; ///< hull of the components' ranges
+  /// Per 32-bit component of a pair/quad: its own hull (a component never named is empty),
+  /// so that a pair whose low half is written while another pair's high half is still read
+  /// may share registers with it where the halves do not overlap.
+  std::array<uint32_t, 4> compStart{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  std::array<uint32_t, 4> compEnd{0, 0, 0, 0};
   double weight = 0;    ///< spill cost: use/def count weighted by loop depth, per length
   bool unspillable = false; ///< spill temporaries (and values too short to gain from it)
   int32_t hint = -1;    ///< a physical register a copy to/from it names
   int32_t hintVReg = -1; ///< or a virtual register whose register it would like to share
   bool empty() const { return start == UINT32_MAX; }
+  bool compEmpty(unsigned k) const { return compStart[k] == UINT32_MAX; }
+  void cover(uint32_t p, uint8_t sub) {
+    start = std::min(start, p);
+    end = std::max(end, p);
+    for (unsigned k = 0; k < width; ++k)
+      if (sub == ori::kWholeReg || sub == k) {
+        compStart[k] = std::min(compStart[k], p);
+        compEnd[k] = std::max(compEnd[k], p);
+      }
+  }
 };
 
 struct LiveInfo {
