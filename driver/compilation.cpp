@@ -320,6 +320,19 @@ int generateCode(const Options &opts, const Target &target,
         gen[i].codeBytes += static_cast<uint32_t>(b.instrs.size()) * 16;
       gen[i].done = true;
     }
+    // A recursive cycle: what any member may change is everything the members write plus
+    // what their calls out of the cycle change (the calls inside it add nothing new).
+    bool recursive = comp.size() > 1;
+    for (size_t c : g.callees[comp[0]])
+      recursive |= c == comp[0];
+    if (recursive) {
+      ori::PhysRegSet cycle;
+      for (size_t i : comp)
+        if (needed[i])
+          cycle.unite(ra::clobbersOf(lowered[i].fn, target, /*skipUnknownCalls=*/true));
+      for (size_t i : comp)
+        gen[i].clobbers = cycle;
+    }
   }
   // One .text per kernel: the kernel, then private copies of the functions it reaches in
   // PTX definition order (HW: ptxas's layout, `$<kernel>$<func>` symbols).

@@ -93,7 +93,7 @@ void finalizeFrame(ori::Function &f, const Target &t) {
       }
 }
 
-ori::PhysRegSet clobbersOf(const ori::Function &f, const Target &t) {
+ori::PhysRegSet clobbersOf(const ori::Function &f, const Target &t, bool skipUnknownCalls) {
   ori::PhysRegSet s;
   const CallingConvention &cc = t.callingConvention();
   s.set(RegClass::R, cc.returnAddress);
@@ -121,7 +121,7 @@ ori::PhysRegSet clobbersOf(const ori::Function &f, const Target &t) {
             s.unite(*f.calleeClobbers[u.reg]);
             known = true;
           }
-        if (!known)
+        if (!known && !skipUnknownCalls)
           s.unite(all);
       }
     }

@@ -13,6 +13,10 @@ namespace ptxmini::ra {
 
 /// The registers a call to `f` (allocated) may change: everything `f` writes, what its own
 /// calls may change, the return address pair (targets/calling_convention.h). R1 is kept.
-ori::PhysRegSet clobbersOf(const ori::Function &f, const Target &t);
+/// A call whose callee's set is unknown (recursion) counts as every register, unless
+/// `skipUnknownCalls`: the driver then unites the sets of a recursive cycle's members,
+/// which is the cycle's clobber set for callers outside it.
+ori::PhysRegSet clobbersOf(const ori::Function &f, const Target &t,
+                           bool skipUnknownCalls = false);
 
 } // namespace ptxmini::ra
