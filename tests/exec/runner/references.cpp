@@ -628,6 +628,41 @@ void ref_spill_calls(RefCtx& c) {
   }
 }
 
+void ref_local_mem(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const int32_t* w = in + 8 * t;
+    uint8_t buf[64] = {};
+    // The v4 at 0-15 (w0-w3), the v2 at 16-23 (w6, w7), the u64 at 24-31 (w4, w5).
+    const int32_t layout[8] = {w[0], w[1], w[2], w[3], w[6], w[7], w[4], w[5]};
+    std::memcpy(buf, layout, 32);
+    uint32_t r2 = static_cast<uint32_t>(w[0]), r3 = static_cast<uint32_t>(w[1]);
+    uint32_t r4 = static_cast<uint32_t>(w[2]);
+    uint32_t o8 = 32 + (r2 & 15), o16 = 48 + (r3 & 14);
+    buf[o8] = static_cast<uint8_t>(r3);
+    uint16_t h = static_cast<uint16_t>(r4);
+    std::memcpy(buf + o16, &h, 2);
+    int32_t s8 = static_cast<int8_t>(buf[o8]);
+    uint32_t u8 = buf[o8];
+    int16_t s16v;
+    std::memcpy(&s16v, buf + o16, 2);
+    uint16_t u16v;
+    std::memcpy(&u16v, buf + o16, 2);
+    uint32_t word[8];
+    std::memcpy(word, buf, 32);
+    int32_t* o = out + 8 * t;
+    o[0] = static_cast<int32_t>(static_cast<uint32_t>(s8) + u8);
+    o[1] = static_cast<int32_t>(static_cast<uint32_t>(int32_t{s16v}) + u16v);
+    o[2] = static_cast<int32_t>(word[2] + word[3]);
+    o[3] = static_cast<int32_t>(word[0] + word[3] + word[1] + word[2]);
+    o[4] = static_cast<int32_t>(word[6]);
+    o[5] = static_cast<int32_t>(word[7]);
+    o[6] = static_cast<int32_t>(word[5] + t);
+    o[7] = s8;
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -660,6 +695,7 @@ const Entry kRefs[] = {
     {"call_args", ref_call_args},
     {"spill_pressure", ref_spill_pressure},
     {"spill_calls", ref_spill_calls},
+    {"local_mem", ref_local_mem},
 };
 
 }  // namespace
