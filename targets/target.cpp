@@ -18,11 +18,11 @@ const Target kSm90(ArchInfo{90, 0, false},
                    // HW: 255 GPRs + RZ, 63 UGPRs + URZ, 7 predicates + PT (sass-encoding.md
                    // 2.2/2.3; NAK). R1 holds the stack pointer (every ptxas kernel loads it).
                    // HW (ptxas 13.0.88 -v on sm_90, a kernel needing every register): at most
-                   // 254 registers are reported, -maxrregcount below 24 is raised to 24 with
+                   // 255 registers are reported (R0-R252 used), -maxrregcount below 24 is raised to 24 with
                    // a warning; launch bounds give floor8(16384 / (32 * ceil(warps * blocks
                    // / 4))): e.g. 384 threads -> 168, 256x3 -> 80, 96x7 -> 80, 32x30 -> 64.
                    RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
-                                 /*reservedGprs=*/2, /*maxRegCount=*/254, /*minRegCount=*/24,
+                                 /*reservedGprs=*/2, /*maxRegCount=*/255, /*minRegCount=*/24,
                                  /*regsPerSubPartition=*/16384, /*subPartitions=*/4,
                                  /*regGranule=*/8});
 

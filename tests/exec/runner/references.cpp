@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace ptxmini::exec {
 namespace {
@@ -663,6 +664,19 @@ void ref_local_mem(RefCtx& c) {
   }
 }
 
+void ref_spill_full(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  const int n = 1200;
+  std::vector<uint32_t> r(n);
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    for (int j = 10; j < n; ++j)
+      r[j] = j < 300 ? static_cast<uint32_t>(in[t + static_cast<uint32_t>(j % 64)])
+                     : r[j - 290] * r[j - 1] + r[j - 150];
+    out[t] = static_cast<int32_t>(r[n - 1]);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -696,6 +710,7 @@ const Entry kRefs[] = {
     {"spill_pressure", ref_spill_pressure},
     {"spill_calls", ref_spill_calls},
     {"local_mem", ref_local_mem},
+    {"spill_full", ref_spill_full},
 };
 
 }  // namespace
