@@ -27,11 +27,13 @@
 /// Refused with a "not supported" error: indirect calls, calls to functions without a body
 /// (vprintf, malloc: the CUDA ABI), parameters wider than the convention's register window,
 /// sub-word parameter accesses that do not start on a word boundary, .local variables aligned
-/// to more than 16 bytes, vector ld/st.local of 8/16-bit elements.
+/// to more than 16 bytes.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
 
 #include "ori/cfg.h"
+
+#include <llvm/ADT/StringRef.h>
 
 #include <array>
 
@@ -431,6 +433,99 @@ bool localAddress(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand 
   return true;
 }
 
+/// The declared bit width of a PTX register (0 when unknown).
+unsigned declaredBits(const LowerCtx &ctx, const std::string &name) {
+  if (auto it = ctx.regTypes.find(name); it != ctx.regTypes.end())
+    return ptx::typeBits(it->second);
+  llvm::StringRef n(name);
+  llvm::StringRef prefix = n.rtrim("0123456789");
+  if (auto r = ctx.regRanges.find(prefix); r != ctx.regRanges.end())
+    return ptx::typeBits(r->second.first);
+  return 0;
+}
+
+/// ld/st.local.v2/v4 of 8/16-bit elements: the elements are packed into 32-bit words with
+/// PRMT (HW: ptxas packs halves with `PRMT d, a, 0x5410, b`) and moved with one LDL/STL
+/// of the whole vector (16, 32 or 64 bits); loads take element i back out with a right
+/// shift, leaving the bits above it unspecified as 8/16-bit registers allow, and extend
+/// it (SGXT / SGXT.U32) when the destination register is wider than the element.
+bool lowerSubwordVector(LowerCtx &ctx, const ptx::Instruction &in, const Operand &m,
+                        const std::vector<const ptx::Operand *> &elems, unsigned bits,
+                        bool isLoad, bool isSigned) {
+  unsigned total = bits * static_cast<unsigned>(elems.size());
+  uint8_t words = static_cast<uint8_t>((total + 31) / 32);
+  Operand tmp = ctx.temp(RegClass::R, words);
+  std::vector<Modifier> mods;
+  if (total == 16)
+    mods.push_back(Modifier::U16);
+  else if (total == 64)
+    mods.push_back(Modifier::Size64);
+  auto wordOf = [&](unsigned w) { return words > 1 ? component(tmp, w) : tmp; };
+  if (isLoad) {
+    ctx.emit(Opcode::LDL, {}, {tmp}, {m}).mods.assign(mods.begin(), mods.end());
+    for (size_t i = 0; i < elems.size(); ++i) {
+      if (elems[i]->is<ptx::SinkOperand>())
+        continue;
+      if (!elems[i]->is<ptx::RegOperand>())
+        return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+      const std::string &name = elems[i]->as<ptx::RegOperand>().name;
+      Operand d = ctx.reg(in, name);
+      if (d.kind == ori::OperandKind::None)
+        return false;
+      if (d.cls != RegClass::R || d.width != 1)
+        return ctx.unsupported(in);
+      unsigned bit = static_cast<unsigned>(i) * bits;
+      Operand w = wordOf(bit / 32);
+      unsigned shift = bit % 32;
+      bool extend = declaredBits(ctx, name) > bits;
+      Operand x = d;
+      if (extend && shift)
+        x = ctx.temp(RegClass::R);
+      if (shift)
+        ctx.emit(Opcode::SHF, {Modifier::R, Modifier::U32, Modifier::HI}, {x},
+                 {RZ(), Operand::intImm(shift), w});
+      if (extend) {
+        Operand src = shift ? x : w;
+        if (isSigned)
+          ctx.emit(Opcode::SGXT, {}, {d}, {src, Operand::intImm(bits)});
+        else
+          ctx.emit(Opcode::SGXT, {Modifier::U32}, {d}, {src, Operand::intImm(bits)});
+      } else if (!shift) {
+        ctx.emit(Opcode::MOV, {}, {d}, {w});
+      }
+    }
+    return true;
+  }
+  std::vector<Operand> vals;
+  for (const ptx::Operand *e : elems) {
+    std::array<Operand, 2> ws;
+    if (!sourceWords(ctx, in, *e, bits, ws))
+      return false;
+    vals.push_back(ws[0]);
+  }
+  // Pairs of bytes into halves (`PRMT d, a, 0x40, b`: a's low byte, then b's), halves into
+  // words (`PRMT d, a, 0x5410, b`).
+  std::vector<Operand> halves;
+  if (bits == 8) {
+    for (size_t i = 0; i < vals.size(); i += 2) {
+      Operand h = ctx.temp(RegClass::R);
+      ctx.emit(Opcode::PRMT, {}, {h}, {vals[i], Operand::intImm(0x40), vals[i + 1]});
+      halves.push_back(h);
+    }
+  } else {
+    halves = vals;
+  }
+  if (halves.size() == 1) {
+    ctx.emit(Opcode::MOV, {}, {tmp}, {halves[0]});
+  } else {
+    for (size_t i = 0; i + 1 < halves.size(); i += 2)
+      ctx.emit(Opcode::PRMT, {}, {wordOf(static_cast<unsigned>(i / 2))},
+               {halves[i], Operand::intImm(0x5410), halves[i + 1]});
+  }
+  ctx.emit(Opcode::STL, {}, {}, {m, tmp}).mods.assign(mods.begin(), mods.end());
+  return true;
+}
+
 bool lowerLdStLocal(LowerCtx &ctx, const ptx::Instruction &in, bool isLoad) {
   if (!ctx.onlyModifiers(in, {}) || in.operands.size() != 2)
     return in.operands.size() == 2 ? false : ctx.unsupported(in);
@@ -443,9 +538,8 @@ bool lowerLdStLocal(LowerCtx &ctx, const ptx::Instruction &in, bool isLoad) {
     return false;
   const ptx::Operand &data = in.operands[isLoad ? 0 : 1];
   unsigned total = bits * vw;
-  if (vw > 1 && bits < 32)
-    return ctx.unsupported(in, "A vector of 8/16-bit elements in '" + in.fullOpcode() + "'");
-  if (total > 128 || bits > 64 || (vw > 1 && total != 64 && total != 128))
+  if (total > 128 || bits > 64 || (vw > 1 && bits >= 32 && total != 64 && total != 128) ||
+      (vw > 1 && bits < 32 && total > 64))
     return ctx.unsupported(in);
   std::optional<Modifier> size = localSize(total, isSigned, isLoad);
   std::vector<Modifier> mods;
@@ -457,6 +551,8 @@ bool lowerLdStLocal(LowerCtx &ctx, const ptx::Instruction &in, bool isLoad) {
     i.mods.assign(mods.begin(), mods.end());
   };
   auto elems = elements(data);
+  if (vw > 1 && bits < 32)
+    return lowerSubwordVector(ctx, in, m, elems, bits, isLoad, isSigned);
   if (vw == 1) {
     if (isLoad) {
       if (!data.is<ptx::RegOperand>())

@@ -660,7 +660,30 @@ void ref_local_mem(RefCtx& c) {
     o[4] = static_cast<int32_t>(word[6]);
     o[5] = static_cast<int32_t>(word[7]);
     o[6] = static_cast<int32_t>(word[5] + t);
-    o[7] = s8;
+    // small[16]: {u16 r2, u16 r3}, {u8 r4, r5, r6, r7}, {u8 r7, r2}
+    uint32_t r5 = static_cast<uint32_t>(w[3]), r6 = static_cast<uint32_t>(w[6]);
+    uint32_t r7 = static_cast<uint32_t>(w[7]);
+    uint8_t sm[16] = {};
+    uint16_t h2 = static_cast<uint16_t>(r2), h3 = static_cast<uint16_t>(r3);
+    std::memcpy(sm, &h2, 2);
+    std::memcpy(sm + 2, &h3, 2);
+    sm[4] = static_cast<uint8_t>(r4), sm[5] = static_cast<uint8_t>(r5);
+    sm[6] = static_cast<uint8_t>(r6), sm[7] = static_cast<uint8_t>(r7);
+    sm[8] = static_cast<uint8_t>(r7), sm[9] = static_cast<uint8_t>(r2);
+    auto s8at = [&](int k) { return static_cast<uint32_t>(int32_t{static_cast<int8_t>(sm[k])}); };
+    auto s16at = [&](int k) {
+      int16_t v;
+      std::memcpy(&v, sm + k, 2);
+      return static_cast<uint32_t>(int32_t{v});
+    };
+    auto u16at = [&](int k) {
+      uint16_t v;
+      std::memcpy(&v, sm + k, 2);
+      return uint32_t{v};
+    };
+    uint32_t sum = s8at(4) + s8at(5) + s8at(6) + s8at(7) + sm[0] + sm[3] + s16at(0) +
+                   s16at(2) + u16at(4) + u16at(6) + sm[9];
+    o[7] = static_cast<int32_t>(sum);
   }
 }
 
