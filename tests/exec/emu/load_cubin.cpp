@@ -2,7 +2,7 @@
  *
  *   instructions   .text.<kernel>, each 16-byte word decoded to nvdisasm-syntax text by
  *                  enc::decodeText (branch targets print as byte addresses)
- *   parameters     EIATTR_KPARAM_INFO records of .nv.info.<kernel> (ordinal, offset, size)
+ *   parameters     EIATTR_KPARAM_INFO(_V2) records of .nv.info.<kernel> (ordinal, offset, size)
  *                  and EIATTR_PARAM_CBANK (base and size of the parameter block)
  *   frame, stack   EIATTR_FRAME_SIZE / EIATTR_MIN_STACK_SIZE records of .nv.info naming the
  *                  kernel's symbol
@@ -25,6 +25,13 @@ namespace ptxmini::exec {
 namespace {
 
 constexpr uint8_t kParamCbank = 0x0a, kFrameSize = 0x11, kMinStackSize = 0x12, kKParamInfo = 0x17;
+// HW: ptxas 13.0 writes EIATTR_KPARAM_INFO_V2 (0x45) instead of KPARAM_INFO when the parameter
+// block does not fit KPARAM_INFO's 14-bit size field (a 32000-byte __grid_constant__ struct in
+// cuda-samples' LargeKernelParameter: "00000000 0100007d 08000000" for the 8-byte pointer at
+// 0x7d00, "00000000 00000000 007d0000" for the struct, which cuobjdump 13.2 prints as Size
+// 0x8 / 0x7d00). GUESS: the size is word 2's low 16 bits (cuobjdump also prints a pointee
+// logAlignment and a space, zero in every observed record).
+constexpr uint8_t kKParamInfoV2 = 0x45;
 constexpr uint32_t kShtProgbits = 1, kShtNobits = 8;
 constexpr uint8_t kStoCudaEntry = 0x10; // st_other of a kernel symbol (cubin-format.md 6)
 constexpr uint8_t kSttFunc = 2;
@@ -120,6 +127,8 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
       if (a.attr == kKParamInfo && a.payload.size() == 12) {
         // Ordinal in the low half of word 1, offset in the high half, size in word 2 >> 18.
         out.params.push_back({a.u32(1) & 0xffff, a.u32(1) >> 16, a.u32(2) >> 18});
+      } else if (a.attr == kKParamInfoV2 && a.payload.size() == 12) {
+        out.params.push_back({a.u32(1) & 0xffff, a.u32(1) >> 16, a.u32(2) & 0xffff});
       } else if (a.attr == kParamCbank && a.payload.size() == 8) {
         out.param_base = a.u32(1) & 0xffff;
         out.param_size = a.u32(1) >> 16;

@@ -81,7 +81,14 @@ void op_bmov(Exec& e) {
 }
 
 // WARPSYNC mask | WARPSYNC.ALL : wait until every non-exited thread of the mask is here.
+// WARPSYNC.COLLECTIVE mask, end ... ENDCOLLECTIVE : ptxas's fallback for a warp-synchronous
+// instruction (SHFL, VOTE, ...) that BRA.DIV found the warp diverged for (HW: "BRA.DIV UR4, L",
+// then at L "WARPSYNC.COLLECTIVE R8, E; SHFL.DOWN P0, R6, R9, R10, R11; ENDCOLLECTIVE" with E the
+// address after ENDCOLLECTIVE, observed in ptxas 13.0 output for __shfl_down_sync). GUESS: the
+// threads of the mask gather here as at WARPSYNC and run the body together; `end` is where they
+// continue, which is the fall-through past ENDCOLLECTIVE in every observed case.
 void op_warpsync(Exec& e) {
+  if (e.in.has("COLLECTIVE") && e.nops() != 2) e.trap("WARPSYNC.COLLECTIVE needs a mask and an end address");
   e.each([&](int l) {
     e.w.t[l].state = Thread::AtWarpSync;
     e.w.t[l].wait_mask = e.in.has("ALL") ? 0xffffffffu : e.u32(l, e.op(0));

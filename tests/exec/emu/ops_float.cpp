@@ -237,45 +237,50 @@ void op_dmnmx(Exec& e) {
 
 // ---- half precision (pairs) ---------------------------------------------------------------
 namespace {
-// The two halves of a source: (lo, hi). Suffix H0_H0 / H1_H1 broadcasts one half; a pair of
-// float immediates is printed high half first (HW: "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08" sets
-// R8 = 1, observed in ptxas output for a constant 1).
+// The two halves of a register source: (lo, hi). Suffix H0_H0 / H1_H1 broadcasts one half.
 void halves(const Exec& e, int l, size_t i, float h[2]) {
   const Operand& o = e.op(i);
-  if (o.kind == OpndKind::FImm) {
-    h[0] = h[1] = static_cast<float>(o.fimm);
-  } else {
-    Operand raw = o;
-    raw.neg = raw.abs = false;
-    uint32_t v = e.u32(l, raw);
-    uint16_t lo = static_cast<uint16_t>(v), hi = static_cast<uint16_t>(v >> 16);
-    if (o.suffix == "H0_H0") hi = lo;
-    else if (o.suffix == "H1_H1") lo = hi;
-    else if (!o.suffix.empty() && o.suffix != "F32") e.trap("half selector ." + o.suffix + " is not modelled");
-    h[0] = half_to_float(lo);
-    h[1] = half_to_float(hi);
-  }
+  Operand raw = o;
+  raw.neg = raw.abs = false;
+  uint32_t v = e.u32(l, raw);
+  uint16_t lo = static_cast<uint16_t>(v), hi = static_cast<uint16_t>(v >> 16);
+  if (o.suffix == "H0_H0") hi = lo;
+  else if (o.suffix == "H1_H1") lo = hi;
+  else if (!o.suffix.empty() && o.suffix != "F32") e.trap("half selector ." + o.suffix + " is not modelled");
+  h[0] = half_to_float(lo);
+  h[1] = half_to_float(hi);
   for (int k = 0; k < 2; ++k) {
     if (o.abs) h[k] = std::fabs(h[k]);
     if (o.neg) h[k] = -h[k];
   }
 }
 
+// Sources in order: a register operand is one source; float immediates come in pairs, high
+// half first, and a pair is one source. HW: the forms HFMA2.MMA d, a, b, imm_hi, imm_lo (c an
+// immediate pair, "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08") and HFMA2.MMA d, a, imm_hi, imm_lo, c
+// (b an immediate pair, "HFMA2.MMA R7, R4, 1, 1, R7" = a + c in cuda-samples' fp16ScalarProduct)
+// are both in ptxas 13.0 output (sm90_forms.def rows 0x435 and 0x835).
 void half_op(Exec& e, int kind) {  // 0 add, 1 mul, 2 fma
   bool f32 = e.in.has("F32");
   size_t n = e.nops();
   e.each([&](int l) {
-    float a[2], b[2], c[2] = {0, 0};
-    halves(e, l, 1, a);
-    halves(e, l, 2, b);
-    if (kind == 2) {
-      if (n == 5 && e.op(3).kind == OpndKind::FImm && e.op(4).kind == OpndKind::FImm) {
-        c[1] = static_cast<float>(e.op(3).fimm);
-        c[0] = static_cast<float>(e.op(4).fimm);
+    float src[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    size_t i = 1;
+    int nsrc = kind == 2 ? 3 : 2;
+    for (int k = 0; k < nsrc; ++k) {
+      if (i >= n) e.trap("half-precision instruction with too few sources");
+      if (e.op(i).kind == OpndKind::FImm) {
+        if (i + 1 >= n || e.op(i + 1).kind != OpndKind::FImm) e.trap("half immediate without its pair");
+        src[k][1] = static_cast<float>(e.op(i).fimm);
+        src[k][0] = static_cast<float>(e.op(i + 1).fimm);
+        i += 2;
       } else {
-        halves(e, l, 3, c);
+        halves(e, l, i, src[k]);
+        i += 1;
       }
     }
+    if (i != n) e.trap("half-precision instruction with extra operands");
+    const float *a = src[0], *b = src[1], *c = src[2];
     double r[2];
     for (int k = 0; k < 2; ++k)
       r[k] = kind == 0 ? double{a[k]} + b[k] : kind == 1 ? double{a[k]} * b[k] : std::fma(double{a[k]}, b[k], c[k]);

@@ -210,6 +210,23 @@ void op_viaddmnmx(Exec& e) {
   });
 }
 
+// VIMNMX3 d, a, b, c, Pmin : min (PT) or max (!PT) of three, signed unless .U32.
+// HW: ptxas 13.0 emits "@P1 VIMNMX3 R10, R10, R13, R12, PT" for MIN(MIN(left, up), right) in
+// Rodinia's pathfinder (corpus run, see README); .RELU and the 16x2 forms are not modelled.
+void op_vimnmx3(Exec& e) {
+  bool u = e.in.has("U32");
+  e.each([&](int l) {
+    uint32_t v[3] = {e.i32(l, e.op(1)), e.i32(l, e.op(2)), e.i32(l, e.op(3))};
+    bool mn = e.pred(l, e.op(4));
+    uint32_t r = v[0];
+    for (int k = 1; k < 3; ++k) {
+      bool less = u ? v[k] < r : static_cast<int32_t>(v[k]) < static_cast<int32_t>(r);
+      if (less == mn && v[k] != r) r = v[k];
+    }
+    e.set(l, e.op(0), r);
+  });
+}
+
 void op_iabs(Exec& e) {
   e.each([&](int l) {
     int32_t v = static_cast<int32_t>(e.i32(l, e.op(1)));

@@ -136,6 +136,28 @@ void op_atom(Exec& e) {
     });
     return;
   }
+  if (e.in.has("CAST")) {
+    // ATOMS.CAST.SPIN[.64] d, [a], b, c: compare-and-store; if [a] == b then [a] = c. d = 1 on
+    // success, else 0 (64-bit for .64). HW: ptxas 13.0's loop for a float / double atomicAdd on
+    // shared memory (llm.c matmul_backward_bias_kernel7, cuda-samples jacobiCudaGraphs): "LDS R6,
+    // [R4]; FADD R7, R23, R6; ATOMS.CAST.SPIN R7, [R4], R6, R7; ISETP.EQ.U32.AND P0, PT, R7, 0x1,
+    // PT; @!P0 BRA <LDS>", and for .64 the pair compared with 1 (ISETP ... .EX with RZ). GUESS:
+    // the failure value is 0 (the code only tests for 1).
+    if (!e.in.has("SPIN") || e.nops() != 4) e.trap("only ATOMS.CAST.SPIN d, [a], b, c is modelled");
+    bool wide = e.in.has("64");
+    uint32_t n = wide ? 8 : 4;
+    e.each([&](int l) {
+      uint8_t* p = e.mem(l, 's', e.address(l, e.op(1), false), n);
+      uint64_t old = 0, cmp = wide ? e.u64(l, e.op(2)) : e.u32(l, e.op(2));
+      uint64_t nw = wide ? e.u64(l, e.op(3)) : e.u32(l, e.op(3));
+      std::memcpy(&old, p, n);
+      bool ok = old == cmp;
+      if (ok) std::memcpy(p, &nw, n);
+      if (wide) e.set64(l, e.op(0), ok ? 1 : 0);
+      else e.set(l, e.op(0), ok ? 1u : 0u);
+    });
+    return;
+  }
   std::string opn = e.in.pick({"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS"});
   if (opn.empty()) e.trap("atomic operation missing");
   bool f32 = e.in.has("F32"), f64 = e.in.has("F64");

@@ -155,6 +155,13 @@ int main(int argc, char** argv) {
       if (d.params[i].type == "ptr") {
         bytes.resize(8);
         std::memcpy(bytes.data(), &addr[d.params[i].value], 8);
+      } else if (d.params[i].type == "blob") {
+        const BufferDesc* b = d.buffer(d.params[i].value);
+        if (!b) {
+          std::cerr << "exec-run: parameter " << i << ": no buffer " << d.params[i].value << "\n";
+          return 2;
+        }
+        bytes = b->data;
       } else if (!encode_scalar(d.params[i].type, d.params[i].value, bytes, err)) {
         std::cerr << "exec-run: " << err << "\n";
         return 2;

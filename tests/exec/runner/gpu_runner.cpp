@@ -111,6 +111,13 @@ GpuStatus run_on_gpu(const std::string& cubin, const TestDesc& d, std::map<std::
     if (p.type == "ptr") {
       bytes.resize(8);
       std::memcpy(bytes.data(), &dptr[p.value], 8);
+    } else if (p.type == "blob") {
+      const BufferDesc* b = d.buffer(p.value);
+      if (!b) {
+        msg = "no buffer " + p.value + " for a blob parameter";
+        return GpuStatus::Error;
+      }
+      bytes = b->data;
     } else if (!encode_scalar(p.type, p.value, bytes, msg)) {
       return GpuStatus::Error;
     }

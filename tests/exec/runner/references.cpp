@@ -700,6 +700,12 @@ void ref_spill_full(RefCtx& c) {
   }
 }
 
+// large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
+void ref_large_param(RefCtx& c) {
+  const int32_t* p = c.buf<int32_t>("p");
+  for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -734,6 +740,7 @@ const Entry kRefs[] = {
     {"spill_calls", ref_spill_calls},
     {"local_mem", ref_local_mem},
     {"spill_full", ref_spill_full},
+    {"large_param", ref_large_param},
 };
 
 }  // namespace

@@ -17,6 +17,10 @@ BufferDesc* TestDesc::buffer(const std::string& n) {
   for (auto& b : buffers) if (b.name == n) return &b;
   return nullptr;
 }
+const BufferDesc* TestDesc::buffer(const std::string& n) const {
+  for (auto& b : buffers) if (b.name == n) return &b;
+  return nullptr;
+}
 
 size_t type_size(const std::string& t) {
   if (t == "i8" || t == "u8") return 1;
@@ -64,7 +68,7 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
         if (d.buffer(b.name)) return bad("duplicate buffer " + b.name);
         d.buffers.push_back(b);
       } else if (kw == "param" && w.size() == 2) {
-        if (!type_size(w[0])) return bad("unknown parameter type " + w[0]);
+        if (!type_size(w[0]) && w[0] != "blob") return bad("unknown parameter type " + w[0]);
         d.params.push_back({w[0], w[1]});
       } else if (kw == "output" && (w.size() == 1 || w.size() == 2)) {
         OutputDesc o{w[0], 0};

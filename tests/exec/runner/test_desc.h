@@ -10,6 +10,7 @@
  *                     | random seed=N [lo=L] [hi=H]     (uniform; integers inclusive)
  *   param   <type> <value>      a scalar, in kernel parameter order
  *   param   ptr <buffer>        a buffer's device address
+ *   param   blob <buffer>       a by-value parameter (a struct) whose bytes are the buffer's
  *   output  <buffer> [tol=T]    compared after the run (floats: |got-want| <= T*max(1,|want|))
  *   reference <name>            the C++ CPU reference (references.cpp) that computes outputs
  *   expect_trap <text>          a negative test: the emulator must trap with <text> in the message
@@ -32,7 +33,7 @@ struct BufferDesc {
 };
 
 struct ParamDesc {
-  std::string type;   // scalar type or "ptr"
+  std::string type;   // scalar type, "ptr" or "blob"
   std::string value;  // literal or buffer name
 };
 
@@ -50,6 +51,7 @@ struct TestDesc {
   std::vector<OutputDesc> outputs;
 
   BufferDesc* buffer(const std::string& n);
+  const BufferDesc* buffer(const std::string& n) const;
 };
 
 size_t type_size(const std::string& t);  // 0 if unknown
