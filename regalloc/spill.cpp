@@ -122,7 +122,8 @@ bool rematerializable(const Instr &in, const Target &t) {
     return false;
   }
   for (const Operand &u : in.uses()) {
-    if (u.kind == OperandKind::VReg || u.kind == OperandKind::Mem)
+    // No register sources (vregs() also covers registers nested in an operand).
+    if (u.kind == OperandKind::VReg || u.kind == OperandKind::Mem || !u.vregs().empty())
       return false;
     if (u.kind == OperandKind::PReg && !u.isFixed() &&
         !(u.cls == RegClass::R && u.reg == t.callingConvention().stackPointer))
