@@ -10,6 +10,10 @@
 ///      (control-flow analysis, register allocation, control codes), encoding through the
 ///      sm_90 tables, and the cubin builder; the cubin is written atomically at the end.
 ///      What the lowering does not cover yet is an error naming the PTX instruction.
+///      Whole-program calls (targets/calling_convention.h): the functions run through the
+///      phases callees first (components of the call graph in Tarjan order), each caller
+///      given its callees' clobber sets and frame alignments; each kernel's .text is the
+///      kernel followed by private copies of the functions it reaches, in PTX order.
 //===----------------------------------------------------------------------------------===//
 #include "driver/compilation.h"
 
