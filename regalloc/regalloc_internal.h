@@ -92,6 +92,11 @@ unsigned coalesceCopies(ori::Function &f);
 /// True when some busy range of (c, r) overlaps [s, e].
 bool fixedOverlaps(const LiveInfo &li, ori::RegClass c, uint32_t r, uint32_t s, uint32_t e);
 
+/// A definition spill code may repeat before each use instead of storing its value: a
+/// single unguarded whole write with no register source (MOV/UMOV of a constant, LDC/ULDC,
+/// `IADD3 d, R1, imm, RZ`).
+bool rematerializable(const ori::Instr &in, const Target &t);
+
 /// Spill code: for every victim, either rematerialize its single constant definition before
 /// each use, or give it a slot in the frame and store after each definition / load before
 /// each use through fresh temporaries (appended to `spillTemps`). False with `error` when a

@@ -107,6 +107,8 @@ Operand comp(Operand r, unsigned k) {
   return r;
 }
 
+} // namespace
+
 /// A constant definition that can be repeated anywhere in the function.
 bool rematerializable(const Instr &in, const Target &t) {
   if (in.isGuarded() || in.numDefs != 1 || in.defs()[0].sub != ori::kWholeReg)
@@ -131,6 +133,8 @@ bool rematerializable(const Instr &in, const Target &t) {
   }
   return true;
 }
+
+namespace {
 
 struct SpillCtx {
   ori::Function &f;
