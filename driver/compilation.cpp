@@ -250,6 +250,20 @@ std::vector<uint8_t> calleeCfaProgram(const ori::Function &f) {
   return p;
 }
 
+/// HW: ptxas 13.0 writes EICOMPAT_ATTR_ISA_CLASS 2 instead of 1 in .nv.compat for a module
+/// with a texture or surface instruction (observed with cuobjdump 13.2 -elf on tex, tld,
+/// suld, sust and txq modules).
+constexpr ori::Opcode kTextureOpcodes[] = {ori::Opcode::TEX, ori::Opcode::TLD, ori::Opcode::TXQ,
+                                           ori::Opcode::SULD, ori::Opcode::SUST};
+bool usesTexturesOrSurfaces(const ori::Function &f) {
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs)
+      if (std::find(std::begin(kTextureOpcodes), std::end(kTextureOpcodes), in.op) !=
+          std::end(kTextureOpcodes))
+        return true;
+  return false;
+}
+
 /// Lowering, the phase table, encoding and the cubin, for every function of every module.
 int generateCode(const Options &opts, const Target &target,
                  const std::vector<std::unique_ptr<ptx::Module>> &modules, PhaseManager &phases,
@@ -398,6 +412,8 @@ int generateCode(const Options &opts, const Target &target,
       fi.hasCalls = true;
       fi.crsStackSize = 0; // HW: ptxas writes CRS_STACK_SIZE 0 for kernels with calls
     }
+    if (usesTexturesOrSurfaces(lf.fn))
+      mi.isaClass = std::max<uint8_t>(mi.isaClass, 2);
     mi.functions.push_back(std::move(fi));
     if (opts.warnOnSpills)
       for (size_t i : [&] {

@@ -14,7 +14,9 @@
 #include "encoder/sass_template.h"
 #include "targets/common/volta_word.h"
 
+#include <array>
 #include <sstream>
+#include <string_view>
 
 namespace ptxmini::enc {
 namespace {
@@ -69,7 +71,9 @@ void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o
     }
     os << '[';
     if (o.hasMemBase()) {
-      printReg(o.memBase(), true, os);
+      // HW: nvdisasm 13.2 prints a 64-bit base as R.64 only beside a descriptor; without
+      // one the same pair prints [R2] (SULD/SUST coordinates: `SUST.D.BA.2D [R2], R0, UR4`).
+      printReg(o.memBase(), o.hasMemDesc(), os);
       if (o.memOffset() > 0)
         os << '+' << formatHex(o.memOffset());
       else if (o.memOffset() < 0)
@@ -103,6 +107,36 @@ void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o
     os << '|';
 }
 
+/// Integer immediates nvdisasm prints as words: the texture dimension of TEX / TLD and the
+/// query of TXQ. The value is the encoding's field value (targets/sm_90/sm90_forms.def
+/// TEXDIM and TXQ rows), the name its text. HW: names read off nvdisasm 13.2 for ptxas 13.0's
+/// TEX/TLD/TXQ words (frontend/lower/lower_tex.cpp uses the same values).
+struct NamedImmRow {
+  ori::Opcode op;
+  unsigned use; ///< position among the uses
+  std::array<std::string_view, 8> names;
+};
+constexpr std::array<std::string_view, 8> kTexDims = {
+    "1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D", "ARRAY_3D", "ARRAY_CUBE"};
+constexpr std::array kNamedImms = {
+    NamedImmRow{ori::Opcode::TEX, 4, kTexDims},
+    NamedImmRow{ori::Opcode::TLD, 3, kTexDims},
+    NamedImmRow{ori::Opcode::TXQ, 1,
+                {"TEX_HEADER_DIMENSION", "TEX_HEADER_TEXTURE_TYPE", "TEX_HEADER_SAMPLER_POS"}},
+};
+
+/// The name operand `i` of `in` prints as, or empty.
+std::string_view immName(const ori::Instr &in, size_t i) {
+  const Operand &o = in.ops[i];
+  if (o.kind != OperandKind::Imm || o.imm < 0 || o.imm >= 8)
+    return {};
+  size_t defs = in.defs().size();
+  for (const NamedImmRow &r : kNamedImms)
+    if (r.op == in.op && i == defs + r.use)
+      return r.names[static_cast<size_t>(o.imm)];
+  return {};
+}
+
 } // namespace
 
 std::string sassText(const ori::Function &f, const ori::Instr &in,
@@ -122,6 +156,10 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   bool spaceOnly = in.op == ori::Opcode::RET;
   for (size_t i = 0; i < in.ops.size(); ++i) {
     os << (i == 0 || spaceOnly ? " " : ", ");
+    if (std::string_view name = immName(in, i); !name.empty()) {
+      os << name;
+      continue;
+    }
     printOperand(f, in, in.ops[i], blockAddr, calleeOffset, os);
   }
   return os.str();

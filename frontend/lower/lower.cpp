@@ -16,6 +16,10 @@
 
 #include <llvm/ADT/StringRef.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace ptxmini::frontend {
 namespace lower {
 
@@ -34,11 +38,11 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 /// and type class match.
 Handler findHandler(const LowerCtx &ctx, const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
-  for (auto table :
-       {callHandlers(), intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers()})
+  for (auto table : {callHandlers(), intHandlers(), floatHandlers(), memoryHandlers(),
+                     controlHandlers(), textureHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
-          (!row.accepts || row.accepts(ctx, in)))
+          (!row.accepts || row.accepts(in)) && (!row.acceptsIn || row.acceptsIn(ctx, in)))
         return row.handler;
   return nullptr;
 }
@@ -173,11 +177,77 @@ ori::Operand component(const ori::Operand &r, unsigned k) {
 
 namespace {
 
+/// Registers declared in a nested `{ }` block shadow outer ones of the same name for the
+/// block's extent (inline PTX reuses short names with other types, `.reg .b64 d` in one
+/// block and `.reg .b32 d` in the next): on entry each declared name gets its own type and
+/// a fresh virtual register, on exit the outer binding comes back.
+class RegScope {
+public:
+  RegScope(LowerCtx &ctx, const ptx::Block &b) : ctx_(ctx) {
+    for (const ptx::Statement &st : b.statements) {
+      if (!st.is<ptx::VarDecl>() || st.as<ptx::VarDecl>().space != ptx::StateSpace::Reg)
+        continue;
+      const ptx::VarDecl &d = st.as<ptx::VarDecl>();
+      Saved s;
+      s.name = d.name;
+      if (auto it = ctx.regTypes.find(d.name); it != ctx.regTypes.end())
+        s.type = it->second;
+      if (auto it = ctx.regRanges.find(d.name); it != ctx.regRanges.end())
+        s.range = it->second;
+      saved_.push_back(s);
+      if (d.rangeCount) {
+        ctx.regTypes.erase(d.name);
+        ctx.regRanges[d.name] = {d.type, d.rangeCount};
+        // `%r<N>` names are prefix + index: drop the outer bindings of every one.
+        for (unsigned i = 0; i < d.rangeCount; ++i)
+          shadow(d.name + std::to_string(i));
+      } else {
+        ctx.regRanges.erase(d.name);
+        ctx.regTypes[d.name] = d.type;
+        shadow(d.name);
+      }
+    }
+  }
+  ~RegScope() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      ctx_.regTypes.erase(it->name);
+      ctx_.regRanges.erase(it->name);
+      if (it->type)
+        ctx_.regTypes[it->name] = *it->type;
+      if (it->range)
+        ctx_.regRanges[it->name] = *it->range;
+    }
+    for (auto it = regs_.rbegin(); it != regs_.rend(); ++it) {
+      if (it->second.kind == ori::OperandKind::None)
+        ctx_.regs.erase(it->first);
+      else
+        ctx_.regs[it->first] = it->second;
+    }
+  }
+
+private:
+  void shadow(const std::string &name) {
+    auto it = ctx_.regs.find(name);
+    regs_.push_back({name, it == ctx_.regs.end() ? ori::Operand{} : it->second});
+    if (it != ctx_.regs.end())
+      ctx_.regs.erase(it);
+  }
+  struct Saved {
+    std::string name;
+    std::optional<ptx::ScalarType> type;
+    std::optional<std::pair<ptx::ScalarType, unsigned>> range;
+  };
+  LowerCtx &ctx_;
+  std::vector<Saved> saved_;
+  std::vector<std::pair<std::string, ori::Operand>> regs_;
+};
+
 /// Walks a body in source order, lowering each statement.
 bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
   bool ok = true;
   for (const ptx::Statement &st : body.statements) {
     if (st.is<ptx::Block>()) {
+      RegScope scope(ctx, st.as<ptx::Block>());
       ok &= lowerBlock(ctx, st.as<ptx::Block>());
     } else if (st.is<ptx::Label>()) {
       uint32_t target = ctx.labels.lookup(st.as<ptx::Label>().name);
@@ -215,14 +285,16 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
   return ok;
 }
 
-/// Declarations and labels first, so forward branches and uses find their targets.
-void collect(LowerCtx &ctx, const ptx::Block &body) {
+/// Declarations and labels first, so forward branches and uses find their targets. Only the
+/// function body's own register declarations are collected here; a nested block's are bound
+/// when the walk enters it (RegScope).
+void collect(LowerCtx &ctx, const ptx::Block &body, bool nested = false) {
   for (const ptx::Statement &st : body.statements) {
     if (st.is<ptx::Block>()) {
-      collect(ctx, st.as<ptx::Block>());
+      collect(ctx, st.as<ptx::Block>(), true);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
-      if (d.space != ptx::StateSpace::Reg)
+      if (d.space != ptx::StateSpace::Reg || nested)
         continue;
       if (d.rangeCount)
         ctx.regRanges[d.name] = {d.type, d.rangeCount};

@@ -676,14 +676,14 @@ bool lowerCvtaLocal(LowerCtx &ctx, const ptx::Instruction &in) {
 
 constexpr std::array kRows = {
     HandlerRow{"call", TypeClass::Any, lowerCall},
-    HandlerRow{"ret", TypeClass::Any, lowerFuncRet, acceptsInFunc},
-    HandlerRow{"exit", TypeClass::Any, lowerFuncExit, acceptsInFunc},
-    HandlerRow{"ld", TypeClass::Any, lowerLdParam, acceptsParamLd},
-    HandlerRow{"st", TypeClass::Any, lowerStParam, acceptsParamSt},
-    HandlerRow{"ld", TypeClass::Any, lowerLdLocal, acceptsLocal},
-    HandlerRow{"st", TypeClass::Any, lowerStLocal, acceptsLocal},
-    HandlerRow{"mov", TypeClass::Any, lowerMovLocalSymbol, acceptsLocalSymbolMov},
-    HandlerRow{"cvta", TypeClass::Any, lowerCvtaLocal, acceptsLocal},
+    HandlerRow{"ret", TypeClass::Any, lowerFuncRet, nullptr, acceptsInFunc},
+    HandlerRow{"exit", TypeClass::Any, lowerFuncExit, nullptr, acceptsInFunc},
+    HandlerRow{"ld", TypeClass::Any, lowerLdParam, nullptr, acceptsParamLd},
+    HandlerRow{"st", TypeClass::Any, lowerStParam, nullptr, acceptsParamSt},
+    HandlerRow{"ld", TypeClass::Any, lowerLdLocal, nullptr, acceptsLocal},
+    HandlerRow{"st", TypeClass::Any, lowerStLocal, nullptr, acceptsLocal},
+    HandlerRow{"mov", TypeClass::Any, lowerMovLocalSymbol, nullptr, acceptsLocalSymbolMov},
+    HandlerRow{"cvta", TypeClass::Any, lowerCvtaLocal, nullptr, acceptsLocal},
 };
 
 void collectLocals(LowerCtx &ctx, const ptx::Block &body, bool &ok) {

@@ -29,16 +29,20 @@ using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
 /// goes to the integer file for .s/.u/.b/.pred types and to the float file for .f types.
 enum class TypeClass : uint8_t { Any, Int, Float };
 
-/// A row may also name a predicate: then it only takes the instructions it accepts (the
+/// Whether a row takes an instruction beyond family and type class (e.g. lower_int.cpp's
+/// `mov` row takes immediates, predicates and sub-word registers; other movs fall through to
+/// the next matching row). `AcceptsInFunction` also sees the function being lowered: the
 /// function-level rows of lower_call.cpp take `ld.param` of a .func parameter, `ld.local`,
-/// `ret` in a .func, ... and leave the rest of the family to the other tables).
-using Accepts = bool (*)(const LowerCtx &, const ptx::Instruction &);
+/// `ret` in a .func, ... and leave the rest of the family to the other tables.
+using Accepts = bool (*)(const ptx::Instruction &);
+using AcceptsInFunction = bool (*)(const LowerCtx &, const ptx::Instruction &);
 
 struct HandlerRow {
   std::string_view family; ///< PTX opcode family as the AST spells it ("ld", "mad")
   TypeClass types;
   Handler handler;
-  Accepts accepts = nullptr; ///< nullptr: every instruction of the family and types
+  Accepts accepts = nullptr; ///< nullptr: every instruction of the family and type class
+  AcceptsInFunction acceptsIn = nullptr; ///< the same question, with the function's state
 };
 
 // The per-family tables (defined in lower_<family>.cpp).
@@ -46,6 +50,7 @@ std::span<const HandlerRow> intHandlers();     // lower_int.cpp: integer, logic,
 std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/f64
 std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
+std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
 std::span<const HandlerRow> callHandlers();    // lower_call.cpp: calls, .func params, .local
 
 /// The function-level state of lower_call.cpp (parameters of a .func, call-site parameters,
@@ -84,6 +89,9 @@ struct LowerCtx {
   llvm::StringMap<uint32_t> labels;   ///< PTX label -> block
   ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
   std::shared_ptr<CallLowering> calls; ///< lower_call.cpp's state for this function
+  /// The carry flag (PTX CC.CF) of add.cc/addc/sub.cc/subc/mad.cc/madc chains: the predicate
+  /// the last `.cc` instruction wrote (kind None before the first one). lower_int.cpp.
+  ori::Operand carryFlag;
 
   ori::Function &fn() { return out.fn; }
   SourceLoc loc(const ptx::Instruction &in) const {

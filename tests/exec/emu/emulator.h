@@ -16,6 +16,7 @@
 
 #include "tests/exec/emu/kernel_image.h"
 #include "tests/exec/emu/sass_inst.h"
+#include "tests/exec/emu/texture.h"
 
 #include <array>
 #include <cstdint>
@@ -54,6 +55,7 @@ struct LaunchConfig {
   std::vector<uint8_t> params;        // the parameter block, laid out per KernelImage::params
   uint32_t stack_size = 1024;         // per-thread local bytes beyond the frame
   uint64_t max_warp_steps = 200000000;// guard against non-terminating kernels
+  std::map<uint32_t, TexObject> textures;  // texture/surface objects by handle (texture.h)
 };
 
 struct ExecStats {

@@ -13,6 +13,13 @@
 #include <vector>
 
 namespace ptxmini::exec {
+
+// references_int.cpp (integer-family tests)
+void ref_int32_ops(RefCtx& c);
+void ref_int64_ops(RefCtx& c);
+void ref_int16_ops(RefCtx& c);
+void ref_int_div(RefCtx& c);
+
 namespace {
 
 void ref_saxpy(RefCtx& c) {
@@ -741,6 +748,10 @@ const Entry kRefs[] = {
     {"local_mem", ref_local_mem},
     {"spill_full", ref_spill_full},
     {"large_param", ref_large_param},
+    {"int32_ops", ref_int32_ops},
+    {"int64_ops", ref_int64_ops},
+    {"int16_ops", ref_int16_ops},
+    {"int_div", ref_int_div},
 };
 
 }  // namespace
@@ -750,11 +761,14 @@ struct CorpusRef {
   RefFn fn;
 };
 extern const CorpusRef kCorpusRefs[];  // corpus_references.cpp, terminated by a null name
+extern const CorpusRef kTextureRefs[];  // tex_references.cpp, terminated by a null name
 
 RefFn find_reference(const std::string& name) {
   for (auto& e : kRefs)
     if (name == e.name) return e.fn;
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e)
     if (name == e->name) return e->fn;
   return nullptr;
 }
@@ -763,6 +777,7 @@ std::vector<std::string> reference_names() {
   std::vector<std::string> v;
   for (auto& e : kRefs) v.push_back(e.name);
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e) v.push_back(e->name);
   return v;
 }
 

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 namespace ptxmini::exec {
 
@@ -19,6 +20,10 @@ BufferDesc* TestDesc::buffer(const std::string& n) {
 }
 const BufferDesc* TestDesc::buffer(const std::string& n) const {
   for (auto& b : buffers) if (b.name == n) return &b;
+  return nullptr;
+}
+const TextureDesc* TestDesc::texture(const std::string& n) const {
+  for (auto& t : textures) if (t.name == n) return &t;
   return nullptr;
 }
 
@@ -67,8 +72,32 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
         b.gen.assign(w.begin() + 3, w.end());
         if (d.buffer(b.name)) return bad("duplicate buffer " + b.name);
         d.buffers.push_back(b);
+      } else if ((kw == "texture" || kw == "surface") && w.size() >= 5) {
+        TextureDesc t;
+        t.name = w[0];
+        t.buffer = w[1];
+        t.surface = kw == "surface";
+        t.shape = w[2];
+        t.format = w[3];
+        size_t i = 4;
+        uint32_t* dims[3] = {&t.width, &t.height, &t.depth};
+        for (int k = 0; k < 3 && i < w.size() && w[i].find('=') == std::string::npos; ++k, ++i)
+          *dims[k] = static_cast<uint32_t>(std::stoul(w[i]));
+        for (; i < w.size(); ++i) {
+          auto eq = w[i].find('=');
+          if (eq == std::string::npos) return bad("expected key=value, got " + w[i]);
+          std::string k = w[i].substr(0, eq), v = w[i].substr(eq + 1);
+          if (k == "layers") t.layers = static_cast<uint32_t>(std::stoul(v));
+          else if (k == "coords" && (v == "normalized" || v == "unnormalized") && !t.surface) t.normalized_coords = v == "normalized";
+          else if (k == "read" && (v == "element" || v == "normalized") && !t.surface) t.read_normalized = v == "normalized";
+          else if (k == "filter" && (v == "point" || v == "linear") && !t.surface) t.linear_filter = v == "linear";
+          else if (k == "address" && !t.surface) t.address = v;
+          else return bad("unknown " + kw + " attribute " + w[i]);
+        }
+        if (d.texture(t.name)) return bad("duplicate texture " + t.name);
+        d.textures.push_back(t);
       } else if (kw == "param" && w.size() == 2) {
-        if (!type_size(w[0]) && w[0] != "blob") return bad("unknown parameter type " + w[0]);
+        if (!type_size(w[0]) && w[0] != "blob" && w[0] != "tex") return bad("unknown parameter type " + w[0]);
         d.params.push_back({w[0], w[1]});
       } else if (kw == "output" && (w.size() == 1 || w.size() == 2)) {
         OutputDesc o{w[0], 0};
@@ -85,8 +114,12 @@ bool parse_test_desc(const std::string& path, TestDesc& d, std::string& err) {
     }
   }
   if (d.kernel.empty()) { err = path + ": no kernel"; return false; }
-  for (auto& p : d.params)
+  for (auto& p : d.params) {
     if (p.type == "ptr" && !d.buffer(p.value)) { err = path + ": unknown buffer " + p.value; return false; }
+    if (p.type == "tex" && !d.texture(p.value)) { err = path + ": unknown texture " + p.value; return false; }
+  }
+  for (auto& t : d.textures)
+    if (!d.buffer(t.buffer)) { err = path + ": texture " + t.name + ": unknown buffer " + t.buffer; return false; }
   for (auto& o : d.outputs)
     if (!d.buffer(o.buffer)) { err = path + ": unknown output buffer " + o.buffer; return false; }
   return true;
@@ -99,6 +132,19 @@ void store(std::vector<uint8_t>& data, uint64_t i, const std::string& t, double 
   if (t == "f32") { float f = static_cast<float>(fv); std::memcpy(p, &f, 4); }
   else if (t == "f64") std::memcpy(p, &fv, 8);
   else std::memcpy(p, &iv, n);  // little endian: the low bytes
+}
+// Edge values for integer buffers of `bytes` bytes: zero, one, minus one, small values around
+// shift widths, and the extremes of the signed and unsigned ranges.
+const std::vector<int64_t>& edge_values(size_t bytes) {
+  static const std::vector<int64_t> e8 = {0, 1, -1, 2, -2, 7, 8, 9, 0x7f, -0x80, -0x7f, 0x55, 0x10, 0x0f, -0x10, 0x3c};
+  static const std::vector<int64_t> e16 = {0, 1, -1, 2, -2, 7, 15, 16, 17, 0x7fff, -0x8000, -0x7fff, 0xff, 0x100, 0x1234, -0x124};
+  static const std::vector<int64_t> e32 = {0, 1, -1, 2, -2, 7, 31, 32, 33, 0xffff, 0x10000, 0x7fffffff,
+                                           INT32_MIN, INT32_MIN + 1, 0x12345678, static_cast<int32_t>(0xdeadbeefu)};
+  static const std::vector<int64_t> e64 = {0, 1, -1, 2, -2, 7, 63, 64, 65, 0xffffffffLL, 0x100000000LL,
+                                           0x7fffffffLL, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+                                           0x123456789abcdef0LL, static_cast<int64_t>(0xfedcba9876543210ULL),
+                                           -0x100000000LL};
+  return bytes == 1 ? e8 : bytes == 2 ? e16 : bytes == 4 ? e32 : e64;
 }
 }  // namespace
 
@@ -127,9 +173,19 @@ bool generate_buffers(TestDesc& d, std::string& err) {
     } else if (g == "random") {
       std::mt19937_64 rng(static_cast<uint64_t>(getd("seed", 1)));
       double lo = getd("lo", is_float(b.type) ? -1.0 : 0.0), hi = getd("hi", is_float(b.type) ? 1.0 : 1000.0);
+      // Integer edge values first (edges=row|col, see the header), then random values; full=1
+      // draws every bit at random instead of lo..hi.
+      const std::vector<int64_t>& E = edge_values(static_cast<size_t>(getd("edgebits", 8.0 * static_cast<double>(n))) / 8);
+      std::string edges = kv.count("edges") ? kv["edges"] : "";
+      bool full = getd("full", 0) != 0;
+      uint64_t k = E.size(), skip = edges.empty() || is_float(b.type) ? 0 : k * k;
       for (uint64_t i = 0; i < b.count; ++i) {
         uint64_t r = rng();
-        if (is_float(b.type)) {
+        if (i < skip) {
+          store(b.data, i, b.type, 0, E[edges == "row" ? i / k : i % k]);
+        } else if (full && !is_float(b.type)) {
+          store(b.data, i, b.type, 0, static_cast<int64_t>(r));
+        } else if (is_float(b.type)) {
           double u = static_cast<double>(r >> 11) * 0x1.0p-53;
           store(b.data, i, b.type, lo + (hi - lo) * u, 0);
         } else {
@@ -198,6 +254,12 @@ uint64_t compare_buffer(const BufferDesc& want, const std::vector<uint8_t>& got,
 uint64_t RefCtx::count(const std::string& n) const {
   for (auto& b : d.buffers) if (b.name == n) return b.count;
   return 0;
+}
+
+const TextureDesc& RefCtx::texture(const std::string& n) const {
+  const TextureDesc* t = d.texture(n);
+  if (!t) throw std::runtime_error("no texture " + n);
+  return *t;
 }
 
 double RefCtx::scalar(size_t i) const { return std::stod(d.params.at(i).value); }
