@@ -33,8 +33,9 @@ void printReg(const Operand &r, bool inMemory, std::ostream &os) {
     os << ".64";
 }
 
-void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
-                  const std::vector<uint32_t> &blockAddr, std::ostream &os) {
+void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o,
+                  const std::vector<uint32_t> &blockAddr,
+                  const std::map<std::string, uint32_t> *calleeOffset, std::ostream &os) {
   if (o.mods & ori::OM_NOT)
     os << '!';
   if (o.mods & ori::OM_INV)
@@ -106,6 +107,15 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
   case OperandKind::SReg:
     os << ori::specialRegName(static_cast<ori::SpecialReg>(o.reg));
     break;
+  case OperandKind::Func: {
+    // A call target: the callee's section offset (0 while only probing the encoding).
+    uint32_t addr = 0;
+    if (calleeOffset && o.reg < f.callees.size())
+      if (auto it = calleeOffset->find(f.callees[o.reg]); it != calleeOffset->end())
+        addr = it->second;
+    os << formatHex(addr);
+    break;
+  }
   default:
     os << "<unencodable operand>";
     break;
@@ -168,23 +178,27 @@ std::string_view immName(const ori::Instr &in, size_t i) {
 } // namespace
 
 std::string sassText(const ori::Function &f, const ori::Instr &in,
-                     const std::vector<uint32_t> &blockAddr) {
+                     const std::vector<uint32_t> &blockAddr,
+                     const std::map<std::string, uint32_t> *calleeOffset) {
   std::ostringstream os;
   if (in.guard.kind != OperandKind::None && !in.isAlwaysTrueGuard()) {
     os << '@';
-    printOperand(f, in, in.guard, blockAddr, os);
+    printOperand(f, in, in.guard, blockAddr, calleeOffset, os);
     os << ' ';
   }
   os << in.info().name;
   for (ori::Modifier m : in.mods)
     os << '.' << ori::modifierSpelling(m);
+  // nvdisasm separates RET's return-address register from its target by a space only
+  // (`RET.REL.NODEC R20 0x0`).
+  bool spaceOnly = in.op == ori::Opcode::RET;
   for (size_t i = 0; i < in.ops.size(); ++i) {
-    os << (i ? ", " : " ");
+    os << (i == 0 || spaceOnly ? " " : ", ");
     if (std::string_view name = immName(in, i); !name.empty()) {
       os << name;
       continue;
     }
-    printOperand(f, in, in.ops[i], blockAddr, os);
+    printOperand(f, in, in.ops[i], blockAddr, calleeOffset, os);
     os << operandSuffix(in, i);
   }
   return os.str();
@@ -249,20 +263,30 @@ bool canEncode(const ori::Instr &in, unsigned sm, std::string *err) {
 }
 
 bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, DiagEngine &diag) {
+  return emitFunction(f, sm, EmitLayout{}, out, diag);
+}
+
+bool emitFunction(const ori::Function &f, unsigned sm, const EmitLayout &layout,
+                  EmittedFunction &out, DiagEngine &diag) {
   const Isa *isa = Isa::forSm(sm);
   if (!isa) {
     diag.error("No encoding tables for sm_" + std::to_string(sm));
     return false;
   }
+  for (const std::string &c : f.callees)
+    if (!layout.calleeOffset.count(c)) {
+      diag.error("Function '" + f.name + "': the call target '" + c + "' has no code");
+      return false;
+    }
   std::vector<uint32_t> blockAddr(f.blocks.size());
-  uint32_t addr = 0;
+  uint32_t addr = layout.base;
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     blockAddr[b] = addr;
     addr += static_cast<uint32_t>(f.blocks[b].instrs.size()) * 16;
   }
   int maxGpr = -1;
   bool ok = true;
-  uint32_t pc = 0;
+  uint32_t pc = layout.base;
   for (const ori::Block &b : f.blocks) {
     for (const ori::Instr &in : b.instrs) {
       for (const Operand &o : in.ops) {
@@ -272,7 +296,7 @@ bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, Dia
         if (r.kind == OperandKind::PReg && r.cls == ori::RegClass::R && !r.isFixed())
           maxGpr = std::max<int>(maxGpr, static_cast<int>(r.reg + std::max<unsigned>(1, r.width) - 1));
       }
-      std::string text = sassText(f, in, blockAddr);
+      std::string text = sassText(f, in, blockAddr, &layout.calleeOffset);
       Word128 w;
       std::string err;
       if (!encodeText(*isa, text, pc, w, err)) {

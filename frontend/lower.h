@@ -40,8 +40,7 @@ struct LoweredFunction {
   uint32_t sharedAlign = 1;
   bool usesShared = false;
   bool referencesShared = false;
-  /// MAXREG_COUNT: .maxnreg, or what .minnctapersm with .maxntid leaves per thread.
-  std::optional<uint32_t> maxReg;
+  std::optional<uint32_t> maxnreg, minnctapersm; ///< .maxnreg, .minnctapersm
   std::optional<std::array<uint32_t, 3>> reqnctapercluster; ///< CTA_PER_CLUSTER
 };
 
@@ -61,7 +60,9 @@ struct LoweredModuleData {
   std::vector<LoweredVariable> variables; ///< PTX declaration order
 };
 
-/// Lowers every function with a body. False when anything was reported through `diag`.
+/// Lowers every kernel with a body and every .func a kernel reaches through calls (unused
+/// .func produce no code, as in ptxas's whole-program mode); kernels first, then the callees
+/// in PTX definition order. False when anything was reported through `diag`.
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
                  DiagEngine &diag);
 /// The same, also describing the module's variables (appended to `data`).

@@ -27,6 +27,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -65,7 +66,7 @@ enum class LatClass : uint8_t {
 enum class OperandSlot : uint8_t {
   GPR = 'R', UGPR = 'U', Pred = 'P', UPred = 'Q', Barrier = 'B',
   AluSrc = 's', UniSrc = 'u', PredSrc = 'p', UPredSrc = 'q',
-  Imm = 'I', CBank = 'C', Mem = 'M', Label = 'L', SpecialReg = 'S',
+  Imm = 'I', CBank = 'C', Mem = 'M', Label = 'L', SpecialReg = 'S', Func = 'F',
   AluOrPredSrc = 'x', ///< an ALU source or a predicate source (BAR's count-or-predicate slot)
 };
 
@@ -140,6 +141,7 @@ enum class OperandKind : uint8_t {
   Mem,    ///< [base + offset]; base is a VReg/PReg or absent
   Block,  ///< a block label (index into Function::blocks)
   SReg,   ///< special register
+  Func,   ///< a function (index into Function::callees): a CALL target
 };
 
 /// Operand modifier bits.
@@ -230,6 +232,12 @@ struct Operand {
   static Operand sreg(SpecialReg r) {
     Operand o;
     o.kind = OperandKind::SReg, o.reg = static_cast<uint32_t>(r);
+    return o;
+  }
+  /// A call target: entry `index` of the calling Function's callee table.
+  static Operand func(uint32_t index) {
+    Operand o;
+    o.kind = OperandKind::Func, o.reg = index;
     return o;
   }
 
@@ -421,6 +429,34 @@ struct Loop {
   std::vector<uint32_t> blocks;           ///< sorted block indices, header included
 };
 
+/// A set of physical registers per class (R0-R255, UR0-UR63, P0-P7, UP0-UP7, B0-B15 fit).
+struct PhysRegSet {
+  std::array<std::array<uint64_t, 4>, kNumRegClasses> words{};
+  void set(RegClass c, uint32_t r) { words[size_t(c)][r / 64] |= 1ull << (r % 64); }
+  bool test(RegClass c, uint32_t r) const {
+    return r < 256 && ((words[size_t(c)][r / 64] >> (r % 64)) & 1);
+  }
+  void unite(const PhysRegSet &o) {
+    for (size_t c = 0; c < kNumRegClasses; ++c)
+      for (size_t w = 0; w < 4; ++w)
+        words[c][w] |= o.words[c][w];
+  }
+  bool operator==(const PhysRegSet &o) const = default;
+};
+
+/// The stack frame of a function, in bytes of local memory addressed from R1 (the stack
+/// pointer, which the function lowers by `size` on entry): the PTX `.local` variables at
+/// [R1 + 0, localBytes), then the register allocator's spill slots.
+struct FrameInfo {
+  uint32_t localBytes = 0;    ///< PTX .local variables (set by the lowering)
+  uint32_t localAlign = 1;    ///< their largest alignment
+  uint32_t spillSlotBytes = 0; ///< spill slots after the locals (set by AllocateRegisters)
+  uint32_t spillStoreBytes = 0, spillLoadBytes = 0; ///< spill traffic (-v report)
+  uint32_t size = 0;          ///< the whole frame, rounded to its alignment
+  uint32_t align = 8;         ///< alignment of `size` (and of R1 inside the function);
+                              ///< the spill code raises it to its slots' alignment
+};
+
 /// One virtual register's row in the register table.
 struct RegInfo {
   uint8_t width = 0;         ///< 32-bit units: 1, 2 or 4; 0 = number unused
@@ -443,6 +479,22 @@ public:
   /// Retreating edges whose target does not dominate their source (irreducible flow).
   std::vector<std::pair<uint32_t, uint32_t>> irreducibleEdges;
   std::vector<Loop> loops; ///< outer loops before the loops they contain
+
+  /// Names of the functions this one calls (Operand::func indexes this table).
+  std::vector<std::string> callees;
+  /// Per callee (parallel to `callees`): the physical registers a call to it may change.
+  /// Filled by the driver from the callee's own allocation; an absent or empty entry means
+  /// "everything" (a recursive call, or Ori text that does not say).
+  std::vector<std::optional<PhysRegSet>> calleeClobbers;
+  /// The smallest alignment this function's frame size must keep, so that its callees find
+  /// R1 aligned for their own frames (set by the driver; 8 without calls).
+  uint32_t minFrameAlign = 8;
+  /// Register limit: the most R registers the function may use, counted as ptxas reports
+  /// them (highest register + 1 + 2); 0 means the target's maximum.
+  uint32_t maxRegs = 0;
+  FrameInfo frame;
+  /// The index of `calleeName` in `callees`, added when absent.
+  uint32_t calleeIndex(std::string_view calleeName);
 
   // ---- Register table ----
   const RegInfo &regInfo(RegClass c, uint32_t n) const { return regs_[idx(c)][n]; }

@@ -1,6 +1,8 @@
 //===- targets/target.cpp - the Target objects, one per SM with code generation --------===//
 #include "targets/target.h"
 
+#include <algorithm>
+
 namespace ptxmini {
 namespace {
 
@@ -15,8 +17,14 @@ const Target kSm90(ArchInfo{90, 0, false},
                                    /*globalDescOffset=*/0x208},
                    // HW: 255 GPRs + RZ, 63 UGPRs + URZ, 7 predicates + PT (sass-encoding.md
                    // 2.2/2.3; NAK). R1 holds the stack pointer (every ptxas kernel loads it).
+                   // HW (ptxas 13.0.88 -v on sm_90, a kernel needing every register): at most
+                   // 255 registers are reported (R0-R252 used), -maxrregcount below 24 is raised to 24 with
+                   // a warning; launch bounds give floor8(16384 / (32 * ceil(warps * blocks
+                   // / 4))): e.g. 384 threads -> 168, 256x3 -> 80, 96x7 -> 80, 32x30 -> 64.
                    RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
-                                 /*reservedGprs=*/2},
+                                 /*reservedGprs=*/2, /*maxRegCount=*/255, /*minRegCount=*/24,
+                                 /*regsPerSubPartition=*/16384, /*subPartitions=*/4,
+                                 /*regGranule=*/8},
                    // HW: ptxas 13.0.88 sm_90 code read with nvdisasm 13.2: `ld.const [cv+8]`
                    // is `LDC R, c[0x3][0x8]`; `mov.u64 %rd, gvar` is `LDC.64 R, c[0x4][slot]`
                    // (R_CUDA_64 in .rela.nv.constant4); `cvta.const` adds c[0x0][0xd0];
@@ -44,6 +52,15 @@ const SpecialRegRead *Target::specialReg(std::string_view ptxName) const {
     if (r.ptx == ptxName)
       return &r;
   return nullptr;
+}
+
+uint32_t Target::registerLimitForLaunchBounds(uint32_t threads, uint32_t minBlocks) const {
+  const RegisterFiles &r = regs_;
+  uint32_t warps = (std::max<uint32_t>(threads, 1) + 31) / 32 * std::max<uint32_t>(minBlocks, 1);
+  uint32_t perPartition = (warps + r.subPartitions - 1) / r.subPartitions;
+  uint32_t limit = r.regsPerSubPartition / (32 * perPartition);
+  limit = limit / r.regGranule * r.regGranule;
+  return std::min<uint32_t>(limit, r.maxRegCount);
 }
 
 const Target *Target::get(const ArchInfo &arch) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "targets/arch.h"
+#include "targets/calling_convention.h"
 
 #include <cstdint>
 #include <span>
@@ -36,6 +37,8 @@ struct ConstBankLayout {
   uint32_t nctaidOffset;     ///< gridDim.x (y, z follow at +4, +8)
   uint32_t stackPtrOffset;   ///< initial stack pointer (local-memory window top)
   uint32_t globalDescOffset; ///< 64-bit memory descriptor global accesses use (desc[URx])
+  /// 64-bit generic address of the local window (cvta.local adds it to a local address).
+  uint32_t localWindowOffset = 0x20;
 };
 
 /// Where memory the PTX names lives, as the code addresses it.
@@ -52,6 +55,12 @@ struct RegisterFiles {
   unsigned numUgprs;     ///< UR0..UR(n-1), URZ beyond
   unsigned numPreds;     ///< P0..P(n-1), PT beyond
   unsigned reservedGprs; ///< registers the ABI keeps (R1 is the stack pointer)
+  /// Register-count facts for limits (ptxas -v's count = highest R + 1 + 2).
+  unsigned maxRegCount = 255;       ///< the count ptxas never exceeds
+  unsigned minRegCount = 24;        ///< lower bound of -maxrregcount / .maxnreg
+  unsigned regsPerSubPartition = 16384; ///< register file words per SM sub-partition
+  unsigned subPartitions = 4;
+  unsigned regGranule = 8;          ///< per-thread counts are multiples of this
 };
 
 class Target {
@@ -69,6 +78,17 @@ public:
   std::span<const SpecialRegRead> specialRegs() const;
   /// The row for `ptxName` ("%warpid", "%tid.x"), or nullptr.
   const SpecialRegRead *specialReg(std::string_view ptxName) const;
+  /// How ptxas-mini's functions call each other (targets/calling_convention.h).
+  const CallingConvention &callingConvention() const { return cc_; }
+  /// The per-thread register limit a kernel's launch bounds allow (`.maxntid`/`.reqntid`
+  /// threads, `.minnctapersm` blocks), as ptxas computes it: the register file split over
+  /// the SM's sub-partitions, whole warps, a multiple of the allocation granule, at most the
+  /// file's maximum.
+  uint32_t registerLimitForLaunchBounds(uint32_t threads, uint32_t minBlocks) const;
+  /// The most registers a thread may use (ptxas -v's count), and the fewest a limit may
+  /// ask for (ptxas raises a smaller -maxrregcount to it with a warning).
+  uint32_t maxRegisterCount() const { return regs_.maxRegCount; }
+  uint32_t minRegisterCount() const { return regs_.minRegCount; }
 
   Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem = {})
       : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem) {}
@@ -78,6 +98,7 @@ private:
   ConstBankLayout cbank_;
   RegisterFiles regs_;
   MemoryLayout mem_;
+  CallingConvention cc_;
 };
 
 } // namespace ptxmini

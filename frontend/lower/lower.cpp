@@ -38,14 +38,15 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 
 /// The handler for a PTX instruction: the first row of the per-family tables whose family
 /// and type class match.
-Handler findHandler(const ptx::Instruction &in) {
+Handler findHandler(const LowerCtx &ctx, const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
-  for (auto table : {specialRegisterHandlers(), intHandlers(), floatHandlers(), memoryHandlers(),
-                     controlHandlers(), atomicHandlers(), asyncCopyHandlers(), warpHandlers(),
-                     syncHandlers(), textureHandlers(), convertHandlers(), mmaHandlers()})
+  for (auto table : {callHandlers(), specialRegisterHandlers(), intHandlers(), floatHandlers(),
+                     memoryHandlers(), controlHandlers(), atomicHandlers(), asyncCopyHandlers(),
+                     warpHandlers(), syncHandlers(), textureHandlers(), convertHandlers(),
+                     mmaHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
-          (!row.accepts || row.accepts(in)))
+          (!row.accepts || row.accepts(in)) && (!row.acceptsIn || row.acceptsIn(ctx, in)))
         return row.handler;
   return nullptr;
 }
@@ -259,7 +260,7 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       ctx.localConstants.clear(); // other paths join here
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
-      Handler h = findHandler(in);
+      Handler h = findHandler(ctx, in);
       if (!h) {
         ok &= ctx.unsupported(in);
         ctx.noteDefinitions(in);
@@ -280,7 +281,8 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
       // .shared variables are laid out before the body (layoutKernelShared).
-      if (d.space != ptx::StateSpace::Reg && d.space != ptx::StateSpace::Shared) {
+      if (d.space != ptx::StateSpace::Reg && d.space != ptx::StateSpace::Shared &&
+          !declareInBody(ctx, d)) {
         ctx.diag.error(SourceLoc{ctx.module.fileName, d.line, d.column},
                        "Declarations in the ." + std::string(ptx::stateSpaceName(d.space)) +
                            " state space are not supported by ptxas-mini's code generator yet");
@@ -324,9 +326,18 @@ void dropEmptyUnlabelledBlocks(LowerCtx &ctx) {
   auto &blocks = ctx.fn().blocks;
   std::vector<int32_t> remap(blocks.size(), -1);
   std::vector<ori::Block> kept;
+  // Blocks a non-branch operand names stay (a call's return point, `MOV R2, <block>`);
+  // a branch to an empty block goes to the block it falls through to.
+  std::vector<bool> referenced(blocks.size(), false);
+  for (const ori::Block &b : blocks)
+    for (const ori::Instr &in : b.instrs)
+      if (!in.info().has(ori::OF_BR))
+        for (const ori::Operand &o : in.ops)
+          if (o.kind == ori::OperandKind::Block && o.reg < referenced.size())
+            referenced[o.reg] = true;
   std::vector<uint32_t> dropped; // waiting for the next kept block
   for (uint32_t i = 0; i < blocks.size(); ++i) {
-    bool isLabel = ctx.labels.count(blocks[i].name) != 0;
+    bool isLabel = ctx.labels.count(blocks[i].name) != 0 || referenced[i];
     if (i != 0 && blocks[i].instrs.empty() && !isLabel) {
       dropped.push_back(i);
       continue;
@@ -373,32 +384,46 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
   // Module variables first: the code addresses them (lower_module_data.cpp).
   lower::ModuleLayout layout;
   bool ok = lower::layoutModuleData(m, target, diag, layout, data);
-  for (const ptx::Function &pf : m.functions) {
-    if (!pf.hasBody)
-      continue;
-    if (!pf.isEntry) {
-      diag.error(SourceLoc{m.fileName, pf.line, pf.column},
-                 "Function '" + pf.name +
-                     "': .func is not supported by ptxas-mini's code generator yet");
-      ok = false;
-      continue;
-    }
+  // The .func a kernel reaches through direct calls; the others produce no code.
+  llvm::StringMap<bool> reached;
+  std::vector<const ptx::Function *> work;
+  for (const ptx::Function &pf : m.functions)
+    if (pf.isEntry && pf.hasBody)
+      work.push_back(&pf);
+  while (!work.empty()) {
+    const ptx::Function *f = work.back();
+    work.pop_back();
+    for (const std::string &c : lower::directCallees(*f))
+      if (const ptx::Function *g = lower::findDefinition(m, c); g && g->hasBody && !g->isEntry &&
+                                                       reached.insert({c, true}).second)
+        work.push_back(g);
+  }
+  std::vector<const ptx::Function *> order;
+  for (const ptx::Function &pf : m.functions)
+    if (pf.hasBody && pf.isEntry)
+      order.push_back(&pf);
+  for (const ptx::Function &pf : m.functions)
+    if (pf.hasBody && !pf.isEntry && reached.count(pf.name))
+      order.push_back(&pf);
+  for (const ptx::Function *pfp : order) {
+    const ptx::Function &pf = *pfp;
     LoweredFunction lf;
-    lf.isKernel = true;
+    lf.isKernel = pf.isEntry;
     lf.fn.name = pf.name;
-    lf.fn.isKernel = true;
+    lf.fn.isKernel = pf.isEntry;
     lower::LowerCtx ctx(m, pf, target, diag, lf);
     ctx.moduleLayout = &layout;
     // 1. The parameter block: each parameter at its own alignment, in order.
     uint32_t offset = 0;
-    for (const ptx::VarDecl &p : pf.params) {
-      uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
-      uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
-      offset = lower::alignTo(offset, align);
-      ctx.params[p.name] = LoweredParam{offset, size};
-      lf.params.push_back(LoweredParam{offset, size});
-      offset += size;
-    }
+    if (pf.isEntry)
+      for (const ptx::VarDecl &p : pf.params) {
+        uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
+        uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
+        offset = lower::alignTo(offset, align);
+        ctx.params[p.name] = LoweredParam{offset, size};
+        lf.params.push_back(LoweredParam{offset, size});
+        offset += size;
+      }
     lf.paramBytes = offset;
     for (const char *attrName : {"maxntid", "reqntid"}) {
       if (const ptx::FunctionAttr *a = pf.attr(attrName)) {
@@ -415,25 +440,15 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
       lf.reqnctapercluster = dims;
     }
     if (const ptx::FunctionAttr *a = pf.attr("maxnreg"); a && !a->values.empty())
-      lf.maxReg = static_cast<uint32_t>(std::min<uint64_t>(a->values[0], 255));
-    const ptx::FunctionAttr *minCtas = pf.attr("minnctapersm");
-    const auto &bound = lf.maxntid ? lf.maxntid : lf.reqntid;
-    if (minCtas && !minCtas->values.empty() && minCtas->values[0] && bound) {
-      // HW: ptxas 13.0 (sm_90) gives MAXREG_COUNT 0x40 / 0x50 / 0x60 / 0x50 / 0xff for
-      // .maxntid 512/256/128/96/64 with .minnctapersm 2/3/5/7/1: the warps of the CTAs
-      // spread over 4 sub-partitions of 16384 registers, rounded down to 8 per thread.
-      uint64_t warps = ((uint64_t{(*bound)[0]} * (*bound)[1] * (*bound)[2] + 31) / 32) *
-                       minCtas->values[0];
-      uint64_t perPartition = std::max<uint64_t>(1, (warps + 3) / 4);
-      uint32_t regs = static_cast<uint32_t>(std::min<uint64_t>(255, 16384 / perPartition / 32 / 8 * 8));
-      lf.maxReg = lf.maxReg ? std::min(*lf.maxReg, regs) : regs;
-    }
+      lf.maxnreg = static_cast<uint32_t>(a->values[0]);
+    if (const ptx::FunctionAttr *a = pf.attr("minnctapersm"); a && !a->values.empty())
+      lf.minnctapersm = static_cast<uint32_t>(a->values[0]);
     // 2. Declarations and labels; block 0 is the entry. Shared memory is laid out here.
     ori::Block entry;
     entry.name = "entry";
     lf.fn.blocks.push_back(std::move(entry));
     lower::collect(ctx, pf.body);
-    if (!lower::layoutKernelShared(ctx, layout)) {
+    if (!lower::layoutKernelShared(ctx, layout) || !lower::beginFunctionLowering(ctx)) {
       ok = false;
       continue;
     }
@@ -443,6 +458,7 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
       ok = false;
       continue;
     }
+    lower::endFunctionLowering(ctx);
     lower::dropEmptyUnlabelledBlocks(ctx);
     ori::buildCFG(lf.fn);
     lf.fn.recomputeRegTable();

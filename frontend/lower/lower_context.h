@@ -15,6 +15,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,14 +33,18 @@ enum class TypeClass : uint8_t { Any, Int, Float };
 
 /// Whether a row takes an instruction beyond family and type class (e.g. lower_int.cpp's
 /// `mov` row takes immediates, predicates and sub-word registers; other movs fall through to
-/// the next matching row).
+/// the next matching row). `AcceptsInFunction` also sees the function being lowered: the
+/// function-level rows of lower_call.cpp take `ld.param` of a .func parameter, `ld.local`,
+/// `ret` in a .func, ... and leave the rest of the family to the other tables.
 using Accepts = bool (*)(const ptx::Instruction &);
+using AcceptsInFunction = bool (*)(const LowerCtx &, const ptx::Instruction &);
 
 struct HandlerRow {
   std::string_view family; ///< PTX opcode family as the AST spells it ("ld", "mad")
   TypeClass types;
   Handler handler;
   Accepts accepts = nullptr; ///< nullptr: every instruction of the family and type class
+  AcceptsInFunction acceptsIn = nullptr; ///< the same question, with the function's state
 };
 
 // The per-family tables (defined in lower_<family>.cpp).
@@ -55,6 +60,23 @@ std::span<const HandlerRow> specialRegisterHandlers(); // lower_sreg.cpp: mov d,
 std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
 std::span<const HandlerRow> convertHandlers(); // lower_convert.cpp: cvt
 std::span<const HandlerRow> mmaHandlers();     // lower_mma.cpp, lower_wmma.cpp: mma, ldmatrix, wmma
+std::span<const HandlerRow> callHandlers();    // lower_call.cpp: calls, .func params, .local
+
+/// The function-level state of lower_call.cpp (parameters of a .func, call-site parameters,
+/// .local variables, the return address); defined there.
+struct CallLowering;
+/// lower_call.cpp's part of the per-function driver (lower.cpp): before the body (frame
+/// layout of .local variables, the kernel's stack pointer, a .func's return address; false
+/// after reporting an error), for a declaration in the body (call-site .param and .local;
+/// false when it is neither), and after the body.
+bool beginFunctionLowering(LowerCtx &ctx);
+bool declareInBody(LowerCtx &ctx, const ptx::VarDecl &d);
+void endFunctionLowering(LowerCtx &ctx);
+/// The functions `f` calls directly, in order of first call.
+std::vector<std::string> directCallees(const ptx::Function &f);
+/// The definition (with a body) of function `name`, past forward declarations; else the
+/// first declaration, or nullptr.
+const ptx::Function *findDefinition(const ptx::Module &m, std::string_view name);
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
@@ -77,6 +99,7 @@ struct LowerCtx {
   ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
   const ModuleLayout *moduleLayout = nullptr; ///< the module's variables (lower_mem.h)
   llvm::StringMap<uint32_t> sharedVars; ///< .shared variable -> offset in the CTA's window
+  std::shared_ptr<CallLowering> calls; ///< lower_call.cpp's state for this function
   /// The carry flag (PTX CC.CF) of add.cc/addc/sub.cc/subc/mad.cc/madc chains: the predicate
   /// the last `.cc` instruction wrote (kind None before the first one). lower_int.cpp.
   ori::Operand carryFlag;

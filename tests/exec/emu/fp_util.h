@@ -177,6 +177,5 @@ inline uint64_t round_double(double x, const FpFormat& f, int mode) {
   return round_exact(neg, n, e, f, mode);
 }
 
-inline float bf16_to_float(uint16_t h) { return bitsf(uint32_t{h} << 16); }
 
 }  // namespace ptxmini::exec

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace ptxmini::exec {
 
@@ -928,6 +929,171 @@ void ref_mem_cp_async(RefCtx& c) {
   }
 }
 
+// ---- calls, local memory, register allocation (kernels/call_*.ptx, spill_*.ptx) ----------
+
+void ref_call_basic(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  auto f = [](uint32_t a, uint32_t b) { return a * 3u + b; };
+  auto g = [&](uint32_t a) { return f(a, 7) + a; };
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t x = static_cast<uint32_t>(in[t]);
+    out[t] = static_cast<int32_t>(g(f(x, t)) + x);
+  }
+}
+
+int32_t fib_ref(int32_t n) { return n < 2 ? n : fib_ref(n - 1) + fib_ref(n - 2); }
+
+void ref_call_recursion(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  uint32_t threads = c.d.block[0] * c.d.grid[0];
+  for (uint32_t i = 0; i < threads; ++i) {
+    // The kernel indexes by %tid.x only: every block reads and writes the first block's part.
+    uint32_t t = i % c.d.block[0];
+    int32_t x = in[t], n = x & 15;
+    uint32_t s = static_cast<uint32_t>(fib_ref(n));
+    for (int32_t k = 0; k < n; ++k) s += 2u * static_cast<uint32_t>(k);
+    if (x & 1) s += 2u * static_cast<uint32_t>(x);
+    out[t] = static_cast<int32_t>(s);
+  }
+}
+
+void ref_call_args(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const uint32_t* w = in + 4 * t;
+    uint32_t r2 = w[0], r3 = w[1];
+    uint64_t rd7 = uint64_t{w[2]} | uint64_t{w[3]} << 32;
+    // many(a0=r2, a1=rd7, a2=f32(r3), a3=t, a4=r3, a5=1000, a6=-7, a7=r2, a8=16t, a9=r3,
+    //      s={rd7, r3, t})
+    uint32_t r12 = r2 + 3u * t + 5u * r3 + 7u * 1000u + 11u * static_cast<uint32_t>(-7) +
+                   13u * r2 + 17u * r3 + r3 - t;
+    uint64_t rd4 = rd7 + uint64_t{16} * t + rd7;
+    float a2;
+    std::memcpy(&a2, &r3, 4);
+    float f2 = std::fma(a2, 2.0f, 1.0f);
+    uint32_t r15;
+    std::memcpy(&r15, &f2, 4);
+    uint32_t r13 = r12 + (r3 & 7u) * r12;
+    uint64_t rd8 = rd7 + rd4;
+    uint32_t* o = out + 4 * t;
+    o[0] = r13 + r2;
+    o[1] = r15;
+    o[2] = static_cast<uint32_t>(rd8);
+    o[3] = static_cast<uint32_t>(rd8 >> 32);
+  }
+}
+
+void ref_spill_pressure(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      int32_t v[16];
+      for (int j = 0; j < 16; ++j)
+        v[j] = static_cast<int32_t>(static_cast<uint32_t>(in[t * 16 + j]) + i);
+      uint32_t sum = 0;
+      for (int j = 0; j < 8; ++j)
+        sum += static_cast<uint32_t>(v[j]) * static_cast<uint32_t>(v[15 - j]);
+      acc += sum;
+      for (int j = 0; j < 10; ++j)
+        if (v[j] > (j * 37) % 50 - 25) acc += static_cast<uint32_t>(j + 1);
+    }
+    out[t] = static_cast<int32_t>(acc);
+  }
+}
+
+void ref_spill_calls(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  auto mix = [](uint32_t a, uint32_t b) {
+    uint32_t m[8], s = 0;
+    for (uint32_t j = 0; j < 8; ++j) m[j] = a * (j + 3) + b;
+    for (int j = 0; j < 8; ++j) s += m[j] ^ m[7 - j];
+    return s;
+  };
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const uint32_t* v = reinterpret_cast<const uint32_t*>(in) + 12 * t;
+    uint32_t acc = mix(v[0], v[11]) + mix(v[1], v[10]) + mix(v[2], v[9]);
+    for (uint32_t j = 0; j < 12; ++j) acc += v[j] * (j + 1);
+    out[t] = static_cast<int32_t>(acc);
+  }
+}
+
+void ref_local_mem(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const int32_t* w = in + 8 * t;
+    uint8_t buf[64] = {};
+    // The v4 at 0-15 (w0-w3), the v2 at 16-23 (w6, w7), the u64 at 24-31 (w4, w5).
+    const int32_t layout[8] = {w[0], w[1], w[2], w[3], w[6], w[7], w[4], w[5]};
+    std::memcpy(buf, layout, 32);
+    uint32_t r2 = static_cast<uint32_t>(w[0]), r3 = static_cast<uint32_t>(w[1]);
+    uint32_t r4 = static_cast<uint32_t>(w[2]);
+    uint32_t o8 = 32 + (r2 & 15), o16 = 48 + (r3 & 14);
+    buf[o8] = static_cast<uint8_t>(r3);
+    uint16_t h = static_cast<uint16_t>(r4);
+    std::memcpy(buf + o16, &h, 2);
+    int32_t s8 = static_cast<int8_t>(buf[o8]);
+    uint32_t u8 = buf[o8];
+    int16_t s16v;
+    std::memcpy(&s16v, buf + o16, 2);
+    uint16_t u16v;
+    std::memcpy(&u16v, buf + o16, 2);
+    uint32_t word[8];
+    std::memcpy(word, buf, 32);
+    int32_t* o = out + 8 * t;
+    o[0] = static_cast<int32_t>(static_cast<uint32_t>(s8) + u8);
+    o[1] = static_cast<int32_t>(static_cast<uint32_t>(int32_t{s16v}) + u16v);
+    o[2] = static_cast<int32_t>(word[2] + word[3]);
+    o[3] = static_cast<int32_t>(word[0] + word[3] + word[1] + word[2]);
+    o[4] = static_cast<int32_t>(word[6]);
+    o[5] = static_cast<int32_t>(word[7]);
+    o[6] = static_cast<int32_t>(word[5] + t);
+    // small[16]: {u16 r2, u16 r3}, {u8 r4, r5, r6, r7}, {u8 r7, r2}
+    uint32_t r5 = static_cast<uint32_t>(w[3]), r6 = static_cast<uint32_t>(w[6]);
+    uint32_t r7 = static_cast<uint32_t>(w[7]);
+    uint8_t sm[16] = {};
+    uint16_t h2 = static_cast<uint16_t>(r2), h3 = static_cast<uint16_t>(r3);
+    std::memcpy(sm, &h2, 2);
+    std::memcpy(sm + 2, &h3, 2);
+    sm[4] = static_cast<uint8_t>(r4), sm[5] = static_cast<uint8_t>(r5);
+    sm[6] = static_cast<uint8_t>(r6), sm[7] = static_cast<uint8_t>(r7);
+    sm[8] = static_cast<uint8_t>(r7), sm[9] = static_cast<uint8_t>(r2);
+    auto s8at = [&](int k) { return static_cast<uint32_t>(int32_t{static_cast<int8_t>(sm[k])}); };
+    auto s16at = [&](int k) {
+      int16_t v;
+      std::memcpy(&v, sm + k, 2);
+      return static_cast<uint32_t>(int32_t{v});
+    };
+    auto u16at = [&](int k) {
+      uint16_t v;
+      std::memcpy(&v, sm + k, 2);
+      return uint32_t{v};
+    };
+    uint32_t sum = s8at(4) + s8at(5) + s8at(6) + s8at(7) + sm[0] + sm[3] + s16at(0) +
+                   s16at(2) + u16at(4) + u16at(6) + sm[9];
+    o[7] = static_cast<int32_t>(sum);
+  }
+}
+
+void ref_spill_full(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  const int n = 1200;
+  std::vector<uint32_t> r(n);
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    for (int j = 10; j < n; ++j)
+      r[j] = j < 300 ? static_cast<uint32_t>(in[t + static_cast<uint32_t>(j % 64)])
+                     : r[j - 290] * r[j - 1] + r[j - 150];
+    out[t] = static_cast<int32_t>(r[n - 1]);
+  }
+}
+
 // large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
 void ref_large_param(RefCtx& c) {
   const int32_t* p = c.buf<int32_t>("p");
@@ -985,6 +1151,13 @@ const Entry kRefs[] = {
     {"ctrl_barriers", ref_ctrl_barriers},
     {"ctrl_warp_misc", ref_ctrl_warp_misc},
     {"ctrl_sregs", ref_ctrl_sregs},
+    {"call_basic", ref_call_basic},
+    {"call_recursion", ref_call_recursion},
+    {"call_args", ref_call_args},
+    {"spill_pressure", ref_spill_pressure},
+    {"spill_calls", ref_spill_calls},
+    {"local_mem", ref_local_mem},
+    {"spill_full", ref_spill_full},
     {"large_param", ref_large_param},
     {"mem_vector", ref_mem_vector},
     {"mem_subword", ref_mem_subword},
