@@ -260,6 +260,9 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       ctx.localConstants.clear(); // other paths join here
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
+      if (ctx.contractions.droppedMuls.contains(&in))
+        continue; // folded into the fma of each of its uses
+      auto contracted = ctx.contractions.uses.find(&in);
       Handler h = findHandler(ctx, in);
       if (!h) {
         ok &= ctx.unsupported(in);
@@ -276,7 +279,8 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
         if (in.guard->negated)
           ctx.curGuard.mods |= ori::OM_NOT;
       }
-      ok &= h(ctx, in);
+      ok &= contracted != ctx.contractions.uses.end() ? lowerContracted(ctx, in, contracted->second)
+                                                      : h(ctx, in);
       ctx.noteDefinitions(in);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
@@ -456,7 +460,8 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
       ok = false;
       continue;
     }
-    // 3. The statements.
+    // 3. The statements (mul + add pairs contracted into fma, as ptxas does by default).
+    ctx.contractions = lower::planContractions(pf.body);
     ctx.curBlock = 0;
     if (!lower::lowerBlock(ctx, pf.body)) {
       ok = false;
