@@ -90,6 +90,15 @@ bool mayWrite(const Instruction &in, const std::string &name) {
   return w;
 }
 
+/// Whether `in` may write either register factor of `mul`.
+bool writesFactor(const Instruction &in, const Instruction &mul) {
+  for (size_t s = 1; s < 3; ++s)
+    if (mul.operands[s].is<ptx::RegOperand>() &&
+        mayWrite(in, mul.operands[s].as<ptx::RegOperand>().name))
+      return true;
+  return false;
+}
+
 void planBlock(const ptx::Block &b, const llvm::StringMap<unsigned> &count, ContractionPlan &plan) {
   const auto &sts = b.statements;
   for (size_t i = 0; i < sts.size(); ++i) {
@@ -122,10 +131,7 @@ void planBlock(const ptx::Block &b, const llvm::StringMap<unsigned> &count, Cont
       for (const Operand &op : u.operands)
         forEachRegName(op, [&](const std::string &n) { mentions += n == d; });
       if (mentions == 0) {
-        for (size_t s = 1; s < 3; ++s)
-          if (mul.operands[s].is<ptx::RegOperand>() &&
-              mayWrite(u, mul.operands[s].as<ptx::RegOperand>().name))
-            ok = false;
+        ok = !writesFactor(u, mul);
         continue;
       }
       bool isAdd = u.opcode == "add", isSub = u.opcode == "sub";
@@ -144,10 +150,8 @@ void planBlock(const ptx::Block &b, const llvm::StringMap<unsigned> &count, Cont
       c.negateAddend = isSub && c.productFirst;   // a*b - c
       found.push_back({&u, c});
       // A use that writes a mul source ends the window: later uses would see the new value.
-      for (size_t s = 1; s < 3; ++s)
-        if (mul.operands[s].is<ptx::RegOperand>() &&
-            mayWrite(u, mul.operands[s].as<ptx::RegOperand>().name) && found.size() < uses)
-          ok = false;
+      if (found.size() < uses && writesFactor(u, mul))
+        ok = false;
     }
     if (!ok || found.size() != uses)
       continue;
