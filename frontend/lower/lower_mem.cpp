@@ -649,7 +649,8 @@ bool lowerBankLoad(LowerCtx &ctx, const ptx::Instruction &in, uint32_t bank,
   // first. GUESS: the field may be signed in hardware; ptxas folds these loads (cutlass
   // basic_gemm), so there is no oracle for a negative indexed LDC.
   Operand idx = index;
-  if (idx.isReg() && (offset < 0 || offset + 8 * vec > 0xffff)) {
+  const int64_t maxOff = ctx.target.constBank().maxLdcOffset;
+  if (idx.isReg() && (offset < 0 || offset + 8 * vec > maxOff)) {
     Operand t2 = ctx.temp(RegClass::R);
     ctx.emit(Opcode::IADD3, {}, {t2},
              {idx, Operand::intImm(static_cast<uint32_t>(offset)), RZ()});
@@ -657,7 +658,7 @@ bool lowerBankLoad(LowerCtx &ctx, const ptx::Instruction &in, uint32_t bank,
     offset = 0;
   }
   auto cb = [&](int64_t off) {
-    if (off < 0 || off > 0xffff)
+    if (off < 0 || off > maxOff)
       return Operand{};
     return Operand::cbank(bank, off, idx);
   };
