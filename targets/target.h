@@ -9,8 +9,12 @@
 #pragma once
 
 #include "targets/arch.h"
+#include "targets/sched_model.h"
 
+#include <array>
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 namespace ptxmini {
 
@@ -41,13 +45,55 @@ public:
   const ConstBankLayout &constBank() const { return cbank_; }
   const RegisterFiles &registers() const { return regs_; }
 
-  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs)
-      : arch_(arch), cbank_(cbank), regs_(regs) {}
+  // ---- scheduling (targets/<sm>/sass_ops.def and latencies.def) ------------------------
+  /// The SASS opcode row for `mnemonic` (no modifiers), or nullptr when the table has none.
+  const SassOpInfo *sassOp(std::string_view mnemonic) const;
+  /// The latency class of `mnemonic` with `mods` (a modifier may move it, e.g. IMAD.WIDE);
+  /// `fallback` when the table has no row.
+  ori::LatClass latClass(std::string_view mnemonic, std::span<const std::string_view> mods,
+                         ori::LatClass fallback) const;
+  /// The modifier refinement of `mnemonic` with `mods`, or nullptr.
+  const ClassByModifier *refinement(std::string_view mnemonic,
+                                    std::span<const std::string_view> mods) const;
+  /// The same for an Ori instruction (its opcode is a SASS mnemonic).
+  ori::LatClass latClass(const ori::Instr &in) const;
+  /// Cycles between the issue of a fixed-latency `writer` and the earliest issue of a
+  /// `reader` of its result in `file` (latencies.def).
+  unsigned rawLatency(ori::LatClass writer, ori::LatClass reader, ori::RegClass file,
+                      ReadKind kind) const;
+  /// The largest rawLatency of `writer` in `file` over every reader and kind: what a result
+  /// may still need when the reader is not known (the end of a block, a call).
+  unsigned maxRawLatency(ori::LatClass writer, ori::RegClass file) const;
+  /// The instruction's result is tracked by a write scoreboard (variable latency).
+  bool needsScoreboard(const ori::Instr &in) const;
+  /// The instruction may read its register operands after it issues, so an overwrite of a
+  /// source must wait on its read scoreboard.
+  bool readsLate(const ori::Instr &in) const;
+  /// Register counts of a tensor-core instruction, or nullptr.
+  const MmaShape *mmaShape(std::string_view mnemonic,
+                           std::span<const std::string_view> mods) const;
+  const IssueFacts &issue() const { return sched_->issue; }
+  /// The class the upper register of a pair written by `cls` lands as (cls itself unless a
+  /// PAIR_HIGH row says otherwise).
+  ori::LatClass pairHighClass(ori::LatClass cls) const;
+  /// The smallest stall an instruction of `mnemonic` may carry (1 unless MIN_STALL says more).
+  unsigned minStall(std::string_view mnemonic) const;
+
+  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, const SchedTables &sched);
 
 private:
+  static constexpr unsigned kFiles = ori::kNumRegClasses, kKinds = 2;
+  static size_t latIndex(unsigned w, unsigned r, unsigned f, unsigned k) {
+    return ((w * (ori::kNumLatClasses + 1) + r) * kFiles + f) * kKinds + k;
+  }
+
   ArchInfo arch_;
   ConstBankLayout cbank_;
   RegisterFiles regs_;
+  const SchedTables *sched_;
+  /// rawLatency for every (writer, reader or any, file, kind), from sched_->raw.
+  std::array<uint8_t, ori::kNumLatClasses * (ori::kNumLatClasses + 1) * kFiles * kKinds> lat_{};
+  std::array<uint8_t, ori::kNumLatClasses * kFiles> maxLat_{};
 };
 
 } // namespace ptxmini
