@@ -10,6 +10,10 @@
 ///      (control-flow analysis, register allocation, control codes), encoding through the
 ///      sm_90 tables, and the cubin builder; the cubin is written atomically at the end.
 ///      What the lowering does not cover yet is an error naming the PTX instruction.
+///      Whole-program calls (targets/calling_convention.h): the functions run through the
+///      phases callees first (components of the call graph in Tarjan order), each caller
+///      given its callees' clobber sets and frame alignments; each kernel's .text is the
+///      kernel followed by private copies of the functions it reaches, in PTX order.
 //===----------------------------------------------------------------------------------===//
 #include "driver/compilation.h"
 
@@ -21,8 +25,11 @@
 #include "encoder/emit_function.h"
 #include "frontend/lower.h"
 #include "targets/target.h"
+#include "regalloc/regalloc.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include "support/knobs.h"
@@ -53,16 +60,225 @@ void printKnobList(std::ostream &os) {
 
 namespace {
 
-/// The `-v` report for one function, in ptxas's format (cubin-format.md section 3).
-void reportFunction(const Options &opts, const frontend::LoweredFunction &lf,
-                    const enc::EmittedFunction &ef, double ms, DiagEngine &diag) {
-  diag.info("Compiling entry function '" + lf.fn.name + "' for '" + opts.arch.name() + "'");
-  diag.info("Function properties for " + lf.fn.name);
-  diag.stream() << "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
-  diag.info("Used " + std::to_string(ef.regCount) + " registers, used 0 barriers");
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "Compile time = %.3f ms", ms);
-  diag.info(buf);
+/// Named CTA barriers a function uses: the highest immediate barrier id + 1, or all 16 once
+/// a barrier id is a register. HW: ptxas 13.0 -v "used N barriers" and EIATTR_NUM_BARRIERS
+/// for bar.sync 0 (1), bar.sync 3 (4), bar.arrive 5 (6), bar.red 2 (3), bar.sync %r (16).
+uint32_t namedBarrierCount(const ori::Function &f) {
+  uint32_t n = 0;
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs) {
+      if (in.op != ori::Opcode::BAR || in.uses().empty())
+        continue;
+      const ori::Operand &id = in.uses()[0];
+      n = std::max<uint32_t>(n, id.kind == ori::OperandKind::Imm
+                                    ? static_cast<uint32_t>(id.imm & 0xf) + 1
+                                    : 16);
+    }
+  return n;
+}
+
+/// The -maxrregcount limit (0: none), checked once as ptxas does: one above 255 is ignored
+/// and one below the target's minimum raised to it, each with ptxas's warning.
+uint32_t globalRegisterLimit(const Options &opts, const Target &t, DiagEngine &diag) {
+  if (!opts.maxRegCount)
+    return 0;
+  uint32_t limit = *opts.maxRegCount;
+  if (limit > 255) {
+    diag.warning("Too big maxrregcount value specified " + std::to_string(limit) +
+                 ", will be ignored");
+    return 0;
+  }
+  if (limit < t.minRegisterCount()) {
+    diag.warning("For profile " + opts.arch.name() + " adjusting per thread register count of " +
+                 std::to_string(limit) + " to lower bound of " +
+                 std::to_string(t.minRegisterCount()));
+    limit = t.minRegisterCount();
+  }
+  return limit;
+}
+
+/// The register limit of a kernel, as ptxas decides it (HW: ptxas 13.0.88 -v): .maxnreg
+/// and launch bounds (.maxntid/.reqntid with .minnctapersm) take precedence over
+/// -maxrregcount (the smaller of the two if both are present).
+uint32_t kernelRegisterLimit(const Options &opts, const Target &t, uint32_t global,
+                             const frontend::LoweredFunction &lf, DiagEngine &diag) {
+  std::optional<uint32_t> entry;
+  const auto &bounds = lf.maxntid ? lf.maxntid : lf.reqntid;
+  if (bounds) {
+    uint32_t threads = (*bounds)[0] * (*bounds)[1] * (*bounds)[2];
+    entry = t.registerLimitForLaunchBounds(threads, lf.minnctapersm.value_or(1));
+  } else if (lf.minnctapersm) {
+    diag.warning(".minnctapersm is ignored when neither .maxntid nor .reqntid is specified");
+  }
+  if (lf.maxnreg)
+    entry = entry ? std::min(*entry, std::max(*lf.maxnreg, t.minRegisterCount()))
+                  : std::max(*lf.maxnreg, t.minRegisterCount());
+  if (!entry)
+    return global;
+  if (global && opts.verbose && bounds)
+    diag.info("Overriding global maxrregcount " + std::to_string(global) +
+              " with entry-specific value " + std::to_string(*entry) +
+              " computed using thread count");
+  return *entry;
+}
+
+/// The call graph of the lowered functions, by index.
+struct CallGraph {
+  std::vector<std::vector<size_t>> callees;
+  std::vector<size_t> sccOf;               ///< strongly connected component of each function
+  std::vector<std::vector<size_t>> sccs;   ///< callees' components before their callers'
+};
+
+CallGraph buildCallGraph(const std::vector<frontend::LoweredFunction> &fns) {
+  CallGraph g;
+  std::map<std::string, size_t> byName;
+  for (size_t i = 0; i < fns.size(); ++i)
+    byName.emplace(fns[i].fn.name, i);
+  g.callees.resize(fns.size());
+  for (size_t i = 0; i < fns.size(); ++i)
+    for (const std::string &c : fns[i].fn.callees)
+      if (auto it = byName.find(c); it != byName.end())
+        g.callees[i].push_back(it->second);
+  // Tarjan's algorithm: components come out callees first.
+  std::vector<int> index(fns.size(), -1), low(fns.size(), 0);
+  std::vector<bool> onStack(fns.size(), false);
+  std::vector<size_t> stack;
+  g.sccOf.assign(fns.size(), 0);
+  int counter = 0;
+  auto visit = [&](auto &self, size_t v) -> void {
+    index[v] = low[v] = counter++;
+    stack.push_back(v);
+    onStack[v] = true;
+    for (size_t w : g.callees[v]) {
+      if (index[w] < 0) {
+        self(self, w);
+        low[v] = std::min(low[v], low[w]);
+      } else if (onStack[w]) {
+        low[v] = std::min(low[v], index[w]);
+      }
+    }
+    if (low[v] == index[v]) {
+      std::vector<size_t> comp;
+      size_t w;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        onStack[w] = false;
+        g.sccOf[w] = g.sccs.size();
+        comp.push_back(w);
+      } while (w != v);
+      std::sort(comp.begin(), comp.end());
+      g.sccs.push_back(std::move(comp));
+    }
+  };
+  for (size_t i = 0; i < fns.size(); ++i)
+    if (index[i] < 0)
+      visit(visit, i);
+  return g;
+}
+
+/// The functions reachable from `root` through calls (root excluded), in index order.
+std::vector<size_t> reachable(const CallGraph &g, size_t root) {
+  std::vector<bool> seen(g.callees.size(), false);
+  std::vector<size_t> work{root};
+  while (!work.empty()) {
+    size_t v = work.back();
+    work.pop_back();
+    for (size_t w : g.callees[v])
+      if (!seen[w]) {
+        seen[w] = true;
+        work.push_back(w);
+      }
+  }
+  std::vector<size_t> out;
+  for (size_t i = 0; i < seen.size(); ++i)
+    if (seen[i] && i != root)
+      out.push_back(i);
+  return out;
+}
+
+/// What code generation learned about one function.
+struct Generated {
+  bool done = false;
+  ori::PhysRegSet clobbers;
+  uint32_t codeBytes = 0;
+  double ms = 0;
+};
+
+void reportFrame(const ori::Function &f, DiagEngine &diag) {
+  diag.info("Function properties for " + f.name);
+  diag.stream() << "    " << f.frame.size << " bytes stack frame, " << f.frame.spillStoreBytes
+                << " bytes spill stores, " << f.frame.spillLoadBytes << " bytes spill loads\n";
+}
+
+/// The largest stack a call chain from `i` needs below its caller's frame, or nullopt
+/// when a chain is recursive.
+std::optional<uint32_t> stackBelow(const CallGraph &g,
+                                   const std::vector<frontend::LoweredFunction> &fns, size_t i,
+                                   std::vector<int> &state) {
+  if (state[i] == 1)
+    return std::nullopt;
+  state[i] = 1;
+  uint32_t deepest = 0;
+  for (size_t c : g.callees[i]) {
+    auto d = stackBelow(g, fns, c, state);
+    if (!d) {
+      state[i] = 0;
+      return std::nullopt;
+    }
+    deepest = std::max(deepest, *d);
+  }
+  state[i] = 0;
+  return fns[i].fn.frame.size + deepest;
+}
+
+/// The FDE program of a callee (HW: ptxas gives a frameless callee an empty one): after
+/// its prologue the CFA is R1 + frame, after its epilogue R1 again.
+std::vector<uint8_t> calleeCfaProgram(const ori::Function &f) {
+  std::vector<uint8_t> p;
+  if (!f.frame.size)
+    return p;
+  auto advance = [&](uint32_t bytes) {
+    p.push_back(0x04); // DW_CFA_advance_loc4, in 4-byte code units
+    for (int k = 0; k < 4; ++k)
+      p.push_back(static_cast<uint8_t>((bytes / 4) >> (8 * k)));
+  };
+  auto defCfa = [&](uint32_t off) {
+    p.insert(p.end(), {0x0c, 0x81, 0x80, 0x80, 0x28}); // DW_CFA_def_cfa R1
+    do {
+      uint8_t b = off & 0x7f;
+      off >>= 7;
+      p.push_back(static_cast<uint8_t>(b | (off ? 0x80 : 0)));
+    } while (off);
+  };
+  advance(16); // the prologue is the first instruction
+  defCfa(f.frame.size);
+  uint32_t pc = 0, firstRet = 0;
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs) {
+      if (in.op == ori::Opcode::RET && !firstRet)
+        firstRet = pc;
+      pc += 16;
+    }
+  if (firstRet > 16) {
+    advance(firstRet - 16);
+    defCfa(0);
+  }
+  return p;
+}
+
+/// HW: ptxas 13.0 writes EICOMPAT_ATTR_ISA_CLASS 2 instead of 1 in .nv.compat for a module
+/// with a texture or surface instruction (observed with cuobjdump 13.2 -elf on tex, tld,
+/// suld, sust and txq modules).
+constexpr ori::Opcode kTextureOpcodes[] = {ori::Opcode::TEX, ori::Opcode::TLD, ori::Opcode::TXQ,
+                                           ori::Opcode::SULD, ori::Opcode::SUST};
+bool usesTexturesOrSurfaces(const ori::Function &f) {
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs)
+      if (std::find(std::begin(kTextureOpcodes), std::end(kTextureOpcodes), in.op) !=
+          std::end(kTextureOpcodes))
+        return true;
+  return false;
 }
 
 /// Lowering, the phase table, encoding and the cubin, for every function of every module.
@@ -74,44 +290,206 @@ int generateCode(const Options &opts, const Target &target,
   mi.archSpecific = opts.arch.suffix == 'a';
   mi.toolOptions = "-arch " + opts.arch.name() + " ";
   std::vector<frontend::LoweredFunction> lowered;
+  frontend::LoweredModuleData moduleData;
   for (const auto &m : modules) {
     if (m->target)
       mi.ptxTargetSm = m->target->sm;
-    frontend::lowerModule(*m, target, lowered, diag);
+    frontend::lowerModule(*m, target, lowered, diag, moduleData);
+  }
+  for (const frontend::LoweredVariable &v : moduleData.variables) {
+    cubin::GlobalVar g;
+    g.name = v.name;
+    g.space = v.isConst ? cubin::GlobalVar::Space::Const : cubin::GlobalVar::Space::Global;
+    g.size = v.size;
+    g.align = v.align;
+    g.init = v.init;
+    if (!v.isConst && v.hasInit && g.init.empty())
+      g.init.assign(1, 0); // an initialised variable (.nv.global.init) all of zeros
+    g.offset = v.offset;
+    g.addressSlot = v.addressSlot;
+    mi.globals.push_back(std::move(g));
   }
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
   if (opts.verbose)
     diag.info("0 bytes gmem");
-  for (frontend::LoweredFunction &lf : lowered) {
-    if (!opts.entries.empty() &&
-        std::find(opts.entries.begin(), opts.entries.end(), lf.fn.name) == opts.entries.end())
-      continue;
-    auto start = std::chrono::steady_clock::now();
-    phases.run(lf.fn);
-    if (diag.hasErrors())
-      diag.fatal("Ptx assembly aborted due to errors");
+  // The kernels compiled (-e selects) and the functions they reach.
+  CallGraph g = buildCallGraph(lowered);
+  std::vector<size_t> kernels;
+  for (size_t i = 0; i < lowered.size(); ++i)
+    if (lowered[i].isKernel &&
+        (opts.entries.empty() || std::find(opts.entries.begin(), opts.entries.end(),
+                                           lowered[i].fn.name) != opts.entries.end()))
+      kernels.push_back(i);
+  std::vector<bool> needed(lowered.size(), false);
+  std::vector<uint32_t> limit(lowered.size(), UINT32_MAX); // UINT32_MAX: no limit
+  uint32_t globalLimit = globalRegisterLimit(opts, target, diag);
+  for (size_t k : kernels) {
+    needed[k] = true;
+    uint32_t l = kernelRegisterLimit(opts, target, globalLimit, lowered[k], diag);
+    limit[k] = l ? l : UINT32_MAX;
+    // A callee shared by kernels with different limits gets the smallest.
+    for (size_t c : reachable(g, k)) {
+      needed[c] = true;
+      limit[c] = std::min(limit[c], limit[k]);
+    }
+  }
+  for (uint32_t &l : limit)
+    if (l == UINT32_MAX)
+      l = 0;
+  // Callees first (components of the call graph in Tarjan order), each with the clobber
+  // sets and frame alignments of the callees already compiled.
+  std::vector<Generated> gen(lowered.size());
+  for (const std::vector<size_t> &comp : g.sccs) {
+    for (size_t i : comp) {
+      if (!needed[i])
+        continue;
+      ori::Function &f = lowered[i].fn;
+      f.maxRegs = limit[i];
+      for (size_t k = 0; k < f.callees.size(); ++k) {
+        f.calleeClobbers.resize(f.callees.size());
+        for (size_t c : g.callees[i])
+          if (lowered[c].fn.name == f.callees[k]) {
+            bool sameComponent = g.sccOf[c] == g.sccOf[i];
+            if (!sameComponent)
+              f.calleeClobbers[k] = gen[c].clobbers;
+            f.minFrameAlign =
+                std::max(f.minFrameAlign, sameComponent ? 16u : lowered[c].fn.frame.align);
+          }
+      }
+      auto start = std::chrono::steady_clock::now();
+      phases.run(f);
+      if (diag.hasErrors())
+        diag.fatal("Ptx assembly aborted due to errors");
+      gen[i].ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            start)
+                      .count();
+      gen[i].clobbers = ra::clobbersOf(f, target);
+      for (const ori::Block &b : f.blocks)
+        gen[i].codeBytes += static_cast<uint32_t>(b.instrs.size()) * 16;
+      gen[i].done = true;
+    }
+    // A recursive cycle: what any member may change is everything the members write plus
+    // what their calls out of the cycle change (the calls inside it add nothing new).
+    bool recursive = comp.size() > 1;
+    for (size_t c : g.callees[comp[0]])
+      recursive |= c == comp[0];
+    if (recursive) {
+      ori::PhysRegSet cycle;
+      for (size_t i : comp)
+        if (needed[i])
+          cycle.unite(ra::clobbersOf(lowered[i].fn, target, /*skipUnknownCalls=*/true));
+      for (size_t i : comp)
+        gen[i].clobbers = cycle;
+    }
+  }
+  // One .text per kernel: the kernel, then private copies of the functions it reaches in
+  // PTX definition order (HW: ptxas's layout, `$<kernel>$<func>` symbols).
+  std::vector<std::function<void()>> reports;
+  for (size_t k : kernels) {
+    const frontend::LoweredFunction &lf = lowered[k];
+    std::vector<size_t> callees = reachable(g, k);
+    enc::EmitLayout layout;
+    uint32_t at = gen[k].codeBytes;
+    for (size_t c : callees) {
+      layout.calleeOffset[lowered[c].fn.name] = at;
+      at += gen[c].codeBytes;
+    }
     enc::EmittedFunction ef;
-    if (!enc::emitFunction(lf.fn, opts.arch.sm, ef, diag))
+    if (!enc::emitFunction(lf.fn, opts.arch.sm, layout, ef, diag))
       diag.fatal("Ptx assembly aborted due to errors");
     cubin::FunctionInfo fi;
     fi.name = lf.fn.name;
     fi.isKernel = lf.isKernel;
     fi.code = ef.code;
+    fi.exitOffsets = ef.exitOffsets;
+    if (!ef.exitOffsets.empty())
+      fi.cfaEnd = ef.exitOffsets.back();
+    uint32_t regCount = ef.regCount;
+    for (size_t c : callees) {
+      const ori::Function &cf = lowered[c].fn;
+      enc::EmitLayout cl = layout;
+      cl.base = layout.calleeOffset[cf.name];
+      enc::EmittedFunction ec;
+      if (!enc::emitFunction(cf, opts.arch.sm, cl, ec, diag))
+        diag.fatal("Ptx assembly aborted due to errors");
+      fi.code.insert(fi.code.end(), ec.code.begin(), ec.code.end());
+      fi.exitOffsets.insert(fi.exitOffsets.end(), ec.exitOffsets.begin(), ec.exitOffsets.end());
+      regCount = std::max(regCount, ec.regCount);
+      cubin::LocalFunction loc;
+      loc.name = "$" + lf.fn.name + "$" + cf.name;
+      loc.offset = cl.base;
+      loc.size = ec.code.size();
+      loc.frameSize = cf.frame.size;
+      loc.raRegister = target.callingConvention().returnAddress;
+      loc.cfaProgram = calleeCfaProgram(cf);
+      fi.localFunctions.push_back(std::move(loc));
+    }
     for (const frontend::LoweredParam &p : lf.params)
       fi.params.push_back(cubin::ParamInfo{p.offset, p.size, 0});
     fi.paramBytes = lf.paramBytes;
-    fi.regCount = ef.regCount;
-    fi.exitOffsets = ef.exitOffsets;
+    fi.regCount = regCount;
+    if (limit[k])
+      fi.maxReg = limit[k];
     fi.maxntid = lf.maxntid;
     fi.reqntid = lf.reqntid;
+    fi.frameSize = lf.fn.frame.size;
+    std::vector<int> state(lowered.size(), 0);
+    std::optional<uint32_t> stack = stackBelow(g, lowered, k, state);
+    fi.minStackSize = stack.value_or(lf.fn.frame.size);
+    if (lf.fn.frame.size)
+      fi.cfaStart = 32; // after `LDC R1, c[0x0][0x28]` and `IADD3 R1, R1, -frame, RZ`
+    if (!callees.empty()) {
+      fi.hasCalls = true;
+      fi.crsStackSize = 0; // HW: ptxas writes CRS_STACK_SIZE 0 for kernels with calls
+    }
+    fi.numBarriers = namedBarrierCount(lf.fn);
+    fi.sharedBytes = lf.sharedBytes;
+    fi.sharedAlign = lf.sharedAlign;
+    fi.usesShared = lf.usesShared;
+    fi.referencesShared = lf.referencesShared;
+    if (lf.reqnctapercluster)
+      fi.clusterDims = *lf.reqnctapercluster;
+    if (usesTexturesOrSurfaces(lf.fn))
+      mi.isaClass = std::max<uint8_t>(mi.isaClass, 2);
     mi.functions.push_back(std::move(fi));
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                          start)
-                    .count();
+    if (opts.warnOnSpills)
+      for (size_t i : [&] {
+             std::vector<size_t> v{k};
+             v.insert(v.end(), callees.begin(), callees.end());
+             return v;
+           }()) {
+        const ori::FrameInfo &fr = lowered[i].fn.frame;
+        if (fr.spillStoreBytes || fr.spillLoadBytes)
+          diag.warning("Registers are spilled to local memory in function '" +
+                       lowered[i].fn.name + "', " + std::to_string(fr.spillStoreBytes) +
+                       " bytes spill stores, " + std::to_string(fr.spillLoadBytes) +
+                       " bytes spill loads");
+      }
     if (opts.verbose)
-      reportFunction(opts, lf, ef, ms, diag);
+      reports.push_back([&, k, callees, regCount, stack] {
+        const ori::Function &f = lowered[k].fn;
+        diag.info("Compiling entry function '" + f.name + "' for '" + opts.arch.name() + "'");
+        reportFrame(f, diag);
+        std::string used = "Used " + std::to_string(regCount) + " registers, used " +
+                           std::to_string(namedBarrierCount(f)) + " barriers";
+        uint32_t cumulative = stack.value_or(f.frame.size);
+        if (cumulative)
+          used += ", " + std::to_string(cumulative) + " bytes cumulative stack size";
+        diag.info(used);
+        double ms = gen[k].ms;
+        for (size_t c : callees)
+          ms += gen[c].ms;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "Compile time = %.3f ms", ms);
+        diag.info(buf);
+        for (size_t c : callees)
+          reportFrame(lowered[c].fn, diag);
+      });
   }
+  // HW: ptxas -v reports the kernels in reverse definition order.
+  for (auto it = reports.rbegin(); it != reports.rend(); ++it)
+    (*it)();
   std::string err;
   auto model = cubin::buildCubin(mi, err);
   if (!model)

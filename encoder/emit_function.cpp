@@ -14,7 +14,9 @@
 #include "encoder/sass_template.h"
 #include "targets/common/volta_word.h"
 
+#include <array>
 #include <sstream>
+#include <string_view>
 
 namespace ptxmini::enc {
 namespace {
@@ -31,8 +33,9 @@ void printReg(const Operand &r, bool inMemory, std::ostream &os) {
     os << ".64";
 }
 
-void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
-                  const std::vector<uint32_t> &blockAddr, std::ostream &os) {
+void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o,
+                  const std::vector<uint32_t> &blockAddr,
+                  const std::map<std::string, uint32_t> *calleeOffset, std::ostream &os) {
   if (o.mods & ori::OM_NOT)
     os << '!';
   if (o.mods & ori::OM_INV)
@@ -51,13 +54,29 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
   case OperandKind::FImm32:
     os << formatF32(static_cast<uint32_t>(o.imm));
     break;
+  case OperandKind::FImm64:
+    // The f64 immediate fields ({D@32}) hold the upper 32 bits of the double; a value with
+    // low bits set has no immediate form (LegalizeOperands moves it into a register pair).
+    if (static_cast<uint32_t>(o.imm) == 0)
+      os << formatF64High(static_cast<uint32_t>(static_cast<uint64_t>(o.imm) >> 32));
+    else
+      os << "<unencodable operand>";
+    break;
   case OperandKind::CBank:
     os << "c[" << formatHex(o.reg) << "][";
-    // nvdisasm writes LDC's zero offset as its (zero) index register.
-    if (o.imm == 0 && in.op == ori::Opcode::LDC)
+    if (o.hasCbankIndex()) {
+      // LDC's register index: c[0x3][R2+0x8]
+      printReg(o.cbankIndex(), false, os);
+      if (o.cbankOffset() > 0)
+        os << '+' << formatHex(o.cbankOffset());
+      else if (o.cbankOffset() < 0)
+        os << formatHex(o.cbankOffset());
+    } else if (o.cbankOffset() == 0 && in.op == ori::Opcode::LDC) {
+      // nvdisasm writes LDC's zero offset as its (zero) index register.
       os << "RZ";
-    else
-      os << formatHex(o.imm);
+    } else {
+      os << formatHex(o.cbankOffset());
+    }
     os << ']';
     break;
   case OperandKind::Mem: {
@@ -68,7 +87,10 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
     }
     os << '[';
     if (o.hasMemBase()) {
-      printReg(o.memBase(), true, os);
+      // HW: nvdisasm 13.2 prints a 64-bit base as R.64 only beside a descriptor; without
+      // one (ATOMG.E.CAS, CCTL.E.PF1, SULD/SUST coordinates: `SUST.D.BA.2D [R2], R0, UR4`)
+      // the same pair prints [R2] (the .64 bit then means something else).
+      printReg(o.memBase(), o.hasMemDesc(), os);
       if (o.memOffset() > 0)
         os << '+' << formatHex(o.memOffset());
       else if (o.memOffset() < 0)
@@ -85,6 +107,15 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
   case OperandKind::SReg:
     os << ori::specialRegName(static_cast<ori::SpecialReg>(o.reg));
     break;
+  case OperandKind::Func: {
+    // A call target: the callee's section offset (0 while only probing the encoding).
+    uint32_t addr = 0;
+    if (calleeOffset && o.reg < f.callees.size())
+      if (auto it = calleeOffset->find(f.callees[o.reg]); it != calleeOffset->end())
+        addr = it->second;
+    os << formatHex(addr);
+    break;
+  }
   default:
     os << "<unencodable operand>";
     break;
@@ -93,22 +124,82 @@ void printOperand(const ori::Function &, const ori::Instr &in, const Operand &o,
     os << '|';
 }
 
+/// Integer immediates nvdisasm prints as words: the texture dimension of TEX / TLD and the
+/// query of TXQ. The value is the encoding's field value (targets/sm_90/sm90_forms.def
+/// TEXDIM and TXQ rows), the name its text. HW: names read off nvdisasm 13.2 for ptxas 13.0's
+/// TEX/TLD/TXQ words (frontend/lower/lower_tex.cpp uses the same values).
+struct NamedImmRow {
+  ori::Opcode op;
+  unsigned use; ///< position among the uses
+  std::array<std::string_view, 8> names;
+};
+constexpr std::array<std::string_view, 8> kTexDims = {
+    "1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D", "ARRAY_3D", "ARRAY_CUBE"};
+constexpr std::array kNamedImms = {
+    NamedImmRow{ori::Opcode::TEX, 4, kTexDims},
+    NamedImmRow{ori::Opcode::TLD, 3, kTexDims},
+    NamedImmRow{ori::Opcode::TXQ, 1,
+                {"TEX_HEADER_DIMENSION", "TEX_HEADER_TEXTURE_TYPE", "TEX_HEADER_SAMPLER_POS"}},
+};
+
+/// Text nvdisasm prints right after a register operand: IMMA's layout marks
+/// (`IMMA.16832.S8.S8 R4, R4.ROW, R8.COL, R12`; HW: nvdisasm 13.2 on ptxas 13.0's mma.sync
+/// words, targets/sm_90/sm90_forms.def IMMA rows).
+struct OperandSuffixRow {
+  ori::Opcode op;
+  unsigned use; ///< position among the uses
+  std::string_view text;
+};
+constexpr std::array kOperandSuffixes = {
+    OperandSuffixRow{ori::Opcode::IMMA, 0, ".ROW"},
+    OperandSuffixRow{ori::Opcode::IMMA, 1, ".COL"},
+};
+
+std::string_view operandSuffix(const ori::Instr &in, size_t i) {
+  size_t defs = in.defs().size();
+  for (const OperandSuffixRow &r : kOperandSuffixes)
+    if (r.op == in.op && i == defs + r.use)
+      return r.text;
+  return {};
+}
+
+/// The name operand `i` of `in` prints as, or empty.
+std::string_view immName(const ori::Instr &in, size_t i) {
+  const Operand &o = in.ops[i];
+  if (o.kind != OperandKind::Imm || o.imm < 0 || o.imm >= 8)
+    return {};
+  size_t defs = in.defs().size();
+  for (const NamedImmRow &r : kNamedImms)
+    if (r.op == in.op && i == defs + r.use)
+      return r.names[static_cast<size_t>(o.imm)];
+  return {};
+}
+
 } // namespace
 
 std::string sassText(const ori::Function &f, const ori::Instr &in,
-                     const std::vector<uint32_t> &blockAddr) {
+                     const std::vector<uint32_t> &blockAddr,
+                     const std::map<std::string, uint32_t> *calleeOffset) {
   std::ostringstream os;
   if (in.guard.kind != OperandKind::None && !in.isAlwaysTrueGuard()) {
     os << '@';
-    printOperand(f, in, in.guard, blockAddr, os);
+    printOperand(f, in, in.guard, blockAddr, calleeOffset, os);
     os << ' ';
   }
   os << in.info().name;
   for (ori::Modifier m : in.mods)
     os << '.' << ori::modifierSpelling(m);
+  // nvdisasm separates RET's return-address register from its target by a space only
+  // (`RET.REL.NODEC R20 0x0`).
+  bool spaceOnly = in.op == ori::Opcode::RET;
   for (size_t i = 0; i < in.ops.size(); ++i) {
-    os << (i ? ", " : " ");
-    printOperand(f, in, in.ops[i], blockAddr, os);
+    os << (i == 0 || spaceOnly ? " " : ", ");
+    if (std::string_view name = immName(in, i); !name.empty()) {
+      os << name;
+      continue;
+    }
+    printOperand(f, in, in.ops[i], blockAddr, calleeOffset, os);
+    os << operandSuffix(in, i);
   }
   return os.str();
 }
@@ -152,6 +243,8 @@ bool canEncode(const ori::Instr &in, unsigned sm, std::string *err) {
       if (desc.kind != OperandKind::None)
         m.setMemDesc(placeholder(desc));
       o = m;
+    } else if (o.hasCbankIndex()) {
+      o.setCbankIndex(placeholder(o.cbankIndex()));
     }
   }
   if (probe.guard.kind == OperandKind::VReg) {
@@ -170,28 +263,40 @@ bool canEncode(const ori::Instr &in, unsigned sm, std::string *err) {
 }
 
 bool emitFunction(const ori::Function &f, unsigned sm, EmittedFunction &out, DiagEngine &diag) {
+  return emitFunction(f, sm, EmitLayout{}, out, diag);
+}
+
+bool emitFunction(const ori::Function &f, unsigned sm, const EmitLayout &layout,
+                  EmittedFunction &out, DiagEngine &diag) {
   const Isa *isa = Isa::forSm(sm);
   if (!isa) {
     diag.error("No encoding tables for sm_" + std::to_string(sm));
     return false;
   }
+  for (const std::string &c : f.callees)
+    if (!layout.calleeOffset.count(c)) {
+      diag.error("Function '" + f.name + "': the call target '" + c + "' has no code");
+      return false;
+    }
   std::vector<uint32_t> blockAddr(f.blocks.size());
-  uint32_t addr = 0;
+  uint32_t addr = layout.base;
   for (size_t b = 0; b < f.blocks.size(); ++b) {
     blockAddr[b] = addr;
     addr += static_cast<uint32_t>(f.blocks[b].instrs.size()) * 16;
   }
   int maxGpr = -1;
   bool ok = true;
-  uint32_t pc = 0;
+  uint32_t pc = layout.base;
   for (const ori::Block &b : f.blocks) {
     for (const ori::Instr &in : b.instrs) {
       for (const Operand &o : in.ops) {
-        Operand r = o.kind == OperandKind::Mem && o.hasMemBase() ? o.memBase() : o;
+        Operand r = o.kind == OperandKind::Mem && o.hasMemBase() ? o.memBase()
+                    : o.hasCbankIndex()                            ? o.cbankIndex()
+                                                                   : o;
         if (r.kind == OperandKind::PReg && r.cls == ori::RegClass::R && !r.isFixed())
           maxGpr = std::max<int>(maxGpr, static_cast<int>(r.reg + std::max<unsigned>(1, r.width) - 1));
       }
-      std::string text = sassText(f, in, blockAddr);
+      std::string text = sassText(f, in, blockAddr, &layout.calleeOffset);
       Word128 w;
       std::string err;
       if (!encodeText(*isa, text, pc, w, err)) {

@@ -32,10 +32,41 @@ struct LoweredFunction {
   std::vector<LoweredParam> params;
   uint32_t paramBytes = 0;
   std::optional<std::array<uint32_t, 3>> maxntid, reqntid;
+  // Shared memory (kernels): the static bytes after the reserved window bottom (function
+  // .shared variables, then the module .shared variables the kernel uses), their largest
+  // alignment, whether the kernel has a .nv.shared.<k> section at all (static or extern
+  // shared memory) and whether its code takes a shared variable's address.
+  uint32_t sharedBytes = 0;
+  uint32_t sharedAlign = 1;
+  bool usesShared = false;
+  bool referencesShared = false;
+  std::optional<uint32_t> maxnreg, minnctapersm; ///< .maxnreg, .minnctapersm
+  std::optional<std::array<uint32_t, 3>> reqnctapercluster; ///< CTA_PER_CLUSTER
 };
 
-/// Lowers every function with a body. False when anything was reported through `diag`.
+/// A module-scope .global or .const variable as the cubin holds it.
+struct LoweredVariable {
+  std::string name;
+  bool isConst = false;      ///< .const (constant bank 3) rather than .global
+  uint32_t size = 0, align = 1;
+  bool hasInit = false;      ///< .global: initialised (.nv.global.init) or not (.nv.global)
+  std::vector<uint8_t> init; ///< initial bytes (may be shorter than size: zeros follow)
+  uint64_t offset = 0;       ///< within its section (.nv.global[.init] / .nv.constant3)
+  bool addressSlot = false;  ///< has a 64-bit address slot in constant bank 4
+};
+
+/// What the module contributes to the cubin besides its functions.
+struct LoweredModuleData {
+  std::vector<LoweredVariable> variables; ///< PTX declaration order
+};
+
+/// Lowers every kernel with a body and every .func a kernel reaches through calls (unused
+/// .func produce no code, as in ptxas's whole-program mode); kernels first, then the callees
+/// in PTX definition order. False when anything was reported through `diag`.
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
                  DiagEngine &diag);
+/// The same, also describing the module's variables (appended to `data`).
+bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
+                 DiagEngine &diag, LoweredModuleData &data);
 
 } // namespace ptxmini::frontend

@@ -35,6 +35,58 @@ using P = PTXParser;
 
 constexpr unsigned kMaxNesting = 200;
 
+/// The generated lexer, with one PTX spelling it cannot express by longest match: a
+/// declaration keyword glued to the type that follows (`.reg.b16 hl, hu;`, which ptxas
+/// accepts and nvcc's inline-asm headers write). DOT_ID would swallow `.reg.b16` whole; this
+/// splits such a token into the keyword (REG, PARAM, ...) and a DOT_ID for the rest, with
+/// the columns of the original text, so the grammar sees `.reg .b16`.
+class PtxTokenSource : public PTXLexer {
+public:
+  using PTXLexer::PTXLexer;
+
+  std::unique_ptr<Token> nextToken() override {
+    if (!pending_.empty()) {
+      std::unique_ptr<Token> t = std::move(pending_.front());
+      pending_.erase(pending_.begin());
+      return t;
+    }
+    std::unique_ptr<Token> t = PTXLexer::nextToken();
+    if (t->getType() != PTXLexer::DOT_ID)
+      return t;
+    std::string text = t->getText();
+    static constexpr std::pair<std::string_view, size_t> kKeywords[] = {
+        {".reg", PTXLexer::REG},       {".param", PTXLexer::PARAM}, {".global", PTXLexer::GLOBAL},
+        {".shared", PTXLexer::SHARED}, {".const", PTXLexer::CONST}, {".local", PTXLexer::LOCAL},
+        {".align", PTXLexer::ALIGN}};
+    for (auto [kw, type] : kKeywords) {
+      if (text.size() <= kw.size() || text.compare(0, kw.size(), kw) != 0 ||
+          text[kw.size()] != '.')
+        continue;
+      auto piece = [&](size_t from, size_t len, size_t ttype) {
+        auto c = std::make_unique<antlr4::CommonToken>(
+            std::make_pair<antlr4::TokenSource *, antlr4::CharStream *>(this, getInputStream()),
+            ttype, t->getChannel(), t->getStartIndex() + from,
+            t->getStartIndex() + from + len - 1);
+        c->setText(text.substr(from, len));
+        c->setLine(t->getLine());
+        c->setCharPositionInLine(t->getCharPositionInLine() + from);
+        return c;
+      };
+      pending_.push_back(piece(kw.size(), text.size() - kw.size(), PTXLexer::DOT_ID));
+      return piece(0, kw.size(), type);
+    }
+    return t;
+  }
+
+  void reset() override {
+    pending_.clear();
+    PTXLexer::reset();
+  }
+
+private:
+  std::vector<std::unique_ptr<Token>> pending_;
+};
+
 /// Turns ANTLR's syntax errors into ptxas-shaped diagnostics; keeps only the first one of
 /// a chunk (the rest are mostly consequences of it).
 class ErrorListener : public antlr4::BaseErrorListener {
@@ -355,7 +407,9 @@ private:
     case Val::Kind::Name:
       if (v.name == "_")
         op.value = ptx::SinkOperand{};
-      else if (v.name[0] == '%' && v.offset == 0)
+      // A negated name is a predicate register even without the '%' (`!p` of a
+      // `.reg .pred p` in inline PTX); as a symbol it would lose its '!'.
+      else if ((v.name[0] == '%' || v.negated) && v.offset == 0)
         op.value = ptx::RegOperand{v.name, v.negated};
       else
         op.value = ptx::SymbolOperand{v.name, v.offset, ptx::SymbolOperand::Kind::Unresolved};
@@ -996,7 +1050,7 @@ ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Mo
         break;
       }
     antlr4::ANTLRInputStream input(part.data(), part.size());
-    PTXLexer lexer(&input);
+    PtxTokenSource lexer(&input);
     lexer.setLine(ch.line);
     lexer.setCharPositionInLine(ch.column);
     lexer.removeErrorListeners();

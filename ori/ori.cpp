@@ -26,7 +26,7 @@ void decodeSide(std::string_view name, std::string_view side, uint8_t &minN, uin
   for (size_t i = 0; i < side.size(); ++i) {
     char c = side[i];
     bool optional = i + 1 < side.size() && side[i + 1] == '?';
-    if (maxN >= slots.size() || std::string_view("RUPQBsupqICMLS").find(c) == std::string_view::npos ||
+    if (maxN >= slots.size() || std::string_view("RUPQBsupqICMLSxF").find(c) == std::string_view::npos ||
         (sawOptional && !optional)) {
       std::fprintf(stderr, "ori/opcodes.def: malformed signature for %.*s\n",
                    static_cast<int>(name.size()), name.data());
@@ -206,6 +206,15 @@ void Function::recomputeRegTable() {
           ++r->useCount;
     }
   }
+}
+
+uint32_t Function::calleeIndex(std::string_view calleeName) {
+  for (size_t i = 0; i < callees.size(); ++i)
+    if (callees[i] == calleeName)
+      return static_cast<uint32_t>(i);
+  callees.emplace_back(calleeName);
+  calleeClobbers.resize(callees.size());
+  return static_cast<uint32_t>(callees.size() - 1);
 }
 
 int32_t Function::findBlock(std::string_view blockName) const {

@@ -27,6 +27,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -74,7 +75,8 @@ std::string_view latClassName(LatClass c);
 enum class OperandSlot : uint8_t {
   GPR = 'R', UGPR = 'U', Pred = 'P', UPred = 'Q', Barrier = 'B',
   AluSrc = 's', UniSrc = 'u', PredSrc = 'p', UPredSrc = 'q',
-  Imm = 'I', CBank = 'C', Mem = 'M', Label = 'L', SpecialReg = 'S',
+  Imm = 'I', CBank = 'C', Mem = 'M', Label = 'L', SpecialReg = 'S', Func = 'F',
+  AluOrPredSrc = 'x', ///< an ALU source or a predicate source (BAR's count-or-predicate slot)
 };
 
 struct OpcodeInfo {
@@ -104,7 +106,7 @@ enum class Modifier : uint16_t {
 };
 
 enum class ModifierCategory : uint8_t {
-  Type, Size, Cmp, BoolOp, Round, Arith, Shift, Mufu, Mem, Scope, Sync, Shfl, Branch
+  Type, Size, Cmp, BoolOp, Round, Arith, Shift, Mufu, Mem, Scope, Sync, Shfl, Branch, Mma
 };
 
 std::string_view modifierSpelling(Modifier m);
@@ -148,6 +150,7 @@ enum class OperandKind : uint8_t {
   Mem,    ///< [base + offset]; base is a VReg/PReg or absent
   Block,  ///< a block label (index into Function::blocks)
   SReg,   ///< special register
+  Func,   ///< a function (index into Function::callees): a CALL target
 };
 
 /// Operand modifier bits.
@@ -201,9 +204,18 @@ struct Operand {
     o.kind = OperandKind::FImm64, o.imm = static_cast<int64_t>(bits);
     return o;
   }
+  /// c[bank][offset], optionally c[bank][index + offset] (LDC with a register index, as
+  /// `LDC R0, c[0x3][R2+0x8]`); `index` a register operand or None.
   static Operand cbank(uint32_t bank, int64_t offset) {
     Operand o;
-    o.kind = OperandKind::CBank, o.reg = bank, o.imm = offset;
+    o.kind = OperandKind::CBank, o.reg = bank;
+    o.imm = static_cast<int64_t>(static_cast<uint32_t>(offset));
+    return o;
+  }
+  static Operand cbank(uint32_t bank, int64_t offset, const Operand &index) {
+    Operand o = cbank(bank, offset);
+    if (index.isReg())
+      o.setCbankIndex(index);
     return o;
   }
   /// [base + offset] (optionally desc[desc][base + offset]); `base` must be a VReg/PReg
@@ -231,6 +243,12 @@ struct Operand {
     o.kind = OperandKind::SReg, o.reg = static_cast<uint32_t>(r);
     return o;
   }
+  /// A call target: entry `index` of the calling Function's callee table.
+  static Operand func(uint32_t index) {
+    Operand o;
+    o.kind = OperandKind::Func, o.reg = index;
+    return o;
+  }
 
   bool isReg() const { return kind == OperandKind::VReg || kind == OperandKind::PReg; }
   bool isVReg() const { return kind == OperandKind::VReg; }
@@ -255,7 +273,15 @@ struct Operand {
   // optional memory descriptor register of sm_90 global accesses (`desc[UR6][R14.64]`,
   // HW: observed on LDG/STG/REDG in cuobjdump 13.2 output of ptxas 13.0 for sm_90):
   // bit 63 present, bit 62 virtual, bits 59-61 width, bits 56-58 class, bits 32-55 number.
+  // CBank operands use the same layout: the offset in the low half, the optional index
+  // register in the high half.
   int32_t memOffset() const { return static_cast<int32_t>(static_cast<uint32_t>(imm)); }
+  int32_t cbankOffset() const { return static_cast<int32_t>(static_cast<uint32_t>(imm)); }
+  bool hasCbankIndex() const {
+    return kind == OperandKind::CBank && (static_cast<uint64_t>(imm) >> 63) != 0;
+  }
+  Operand cbankIndex() const { return hasCbankIndex() ? unpackHighReg() : Operand{}; }
+  void setCbankIndex(const Operand &r) { packHighReg(r); }
   void setMemOffset(int32_t off) {
     uint64_t u = static_cast<uint64_t>(imm);
     u = (u & 0xFFFFFFFF00000000ull) | static_cast<uint32_t>(off);
@@ -264,9 +290,12 @@ struct Operand {
   bool hasMemDesc() const {
     return kind == OperandKind::Mem && (static_cast<uint64_t>(imm) >> 63) != 0;
   }
-  Operand memDesc() const {
-    if (!hasMemDesc())
-      return Operand{};
+  Operand memDesc() const { return hasMemDesc() ? unpackHighReg() : Operand{}; }
+  void setMemDesc(const Operand &d) { packHighReg(d); }
+
+private:
+  /// The register kept in the high half of `imm` (Mem descriptor, CBank index).
+  Operand unpackHighReg() const {
     uint64_t u = static_cast<uint64_t>(imm);
     Operand d;
     d.kind = (u >> 62) & 1 ? OperandKind::VReg : OperandKind::PReg;
@@ -276,7 +305,7 @@ struct Operand {
     d.reg = n == 0xFFFFFF ? kFixedReg : n;
     return d;
   }
-  void setMemDesc(const Operand &d) {
+  void packHighReg(const Operand &d) {
     uint64_t u = static_cast<uint32_t>(imm);
     uint32_t n = d.reg == kFixedReg ? 0xFFFFFFu : (d.reg & 0xFFFFFFu);
     u |= 1ull << 63;
@@ -286,7 +315,10 @@ struct Operand {
     u |= static_cast<uint64_t>(n) << 32;
     imm = static_cast<int64_t>(u);
   }
-  /// The virtual registers this operand names: itself, or a Mem's base and descriptor.
+
+public:
+  /// The virtual registers this operand names: itself, a Mem's base and descriptor, or a
+  /// CBank's index.
   llvm::SmallVector<Operand, 2> vregs() const {
     llvm::SmallVector<Operand, 2> v;
     if (kind == OperandKind::VReg) {
@@ -296,6 +328,8 @@ struct Operand {
         v.push_back(memBase());
       if (Operand d = memDesc(); d.kind == OperandKind::VReg)
         v.push_back(d);
+    } else if (Operand x = cbankIndex(); x.kind == OperandKind::VReg) {
+      v.push_back(x);
     }
     return v;
   }
@@ -404,6 +438,34 @@ struct Loop {
   std::vector<uint32_t> blocks;           ///< sorted block indices, header included
 };
 
+/// A set of physical registers per class (R0-R255, UR0-UR63, P0-P7, UP0-UP7, B0-B15 fit).
+struct PhysRegSet {
+  std::array<std::array<uint64_t, 4>, kNumRegClasses> words{};
+  void set(RegClass c, uint32_t r) { words[size_t(c)][r / 64] |= 1ull << (r % 64); }
+  bool test(RegClass c, uint32_t r) const {
+    return r < 256 && ((words[size_t(c)][r / 64] >> (r % 64)) & 1);
+  }
+  void unite(const PhysRegSet &o) {
+    for (size_t c = 0; c < kNumRegClasses; ++c)
+      for (size_t w = 0; w < 4; ++w)
+        words[c][w] |= o.words[c][w];
+  }
+  bool operator==(const PhysRegSet &o) const = default;
+};
+
+/// The stack frame of a function, in bytes of local memory addressed from R1 (the stack
+/// pointer, which the function lowers by `size` on entry): the PTX `.local` variables at
+/// [R1 + 0, localBytes), then the register allocator's spill slots.
+struct FrameInfo {
+  uint32_t localBytes = 0;    ///< PTX .local variables (set by the lowering)
+  uint32_t localAlign = 1;    ///< their largest alignment
+  uint32_t spillSlotBytes = 0; ///< spill slots after the locals (set by AllocateRegisters)
+  uint32_t spillStoreBytes = 0, spillLoadBytes = 0; ///< spill traffic (-v report)
+  uint32_t size = 0;          ///< the whole frame, rounded to its alignment
+  uint32_t align = 8;         ///< alignment of `size` (and of R1 inside the function);
+                              ///< the spill code raises it to its slots' alignment
+};
+
 /// One virtual register's row in the register table.
 struct RegInfo {
   uint8_t width = 0;         ///< 32-bit units: 1, 2 or 4; 0 = number unused
@@ -426,6 +488,22 @@ public:
   /// Retreating edges whose target does not dominate their source (irreducible flow).
   std::vector<std::pair<uint32_t, uint32_t>> irreducibleEdges;
   std::vector<Loop> loops; ///< outer loops before the loops they contain
+
+  /// Names of the functions this one calls (Operand::func indexes this table).
+  std::vector<std::string> callees;
+  /// Per callee (parallel to `callees`): the physical registers a call to it may change.
+  /// Filled by the driver from the callee's own allocation; an absent or empty entry means
+  /// "everything" (a recursive call, or Ori text that does not say).
+  std::vector<std::optional<PhysRegSet>> calleeClobbers;
+  /// The smallest alignment this function's frame size must keep, so that its callees find
+  /// R1 aligned for their own frames (set by the driver; 8 without calls).
+  uint32_t minFrameAlign = 8;
+  /// Register limit: the most R registers the function may use, counted as ptxas reports
+  /// them (highest register + 1 + 2); 0 means the target's maximum.
+  uint32_t maxRegs = 0;
+  FrameInfo frame;
+  /// The index of `calleeName` in `callees`, added when absent.
+  uint32_t calleeIndex(std::string_view calleeName);
 
   // ---- Register table ----
   const RegInfo &regInfo(RegClass c, uint32_t n) const { return regs_[idx(c)][n]; }

@@ -5,18 +5,21 @@
 /// end of the line; blank and comment-only lines are ignored anywhere):
 ///
 ///   program   := { function }
-///   function  := ('func' | 'kernel') '@' NAME '{' NL { block } '}' NL
+///   function  := ('func' | 'kernel') '@' NAME { ATTR '=' VALUE } '{' NL { block } '}' NL
+///   ATTR      := 'maxreg' | 'local' | 'localalign' | 'framealign' | 'frame' | 'spill'
+///                (Function::maxRegs and FrameInfo; `spill=SLOTS/STORES/LOADS`, in bytes)
 ///   block     := LABEL ':' NL { instr NL }                LABEL := [A-Za-z_.$][A-Za-z0-9_.$]*
 ///   instr     := [ '@' pred ] [ operand { ',' operand } '=' ] OPCODE { '.' MODIFIER }
 ///                [ operand { ',' operand } ] [ '{' FLAG { ',' FLAG } '}' ] [ ctrl ]
 ///   operand   := { '!' | '~' | '-' } ( '|' base '|' | base ) [ '.reuse' ]
-///   base      := vreg | preg | INT | FLOAT | cbank | mem | LABEL | SPECIAL
+///   base      := vreg | preg | INT | FLOAT | cbank | mem | LABEL | SPECIAL | func
+///   func      := '`(' NAME ')'                    (a CALL target; nvdisasm's spelling)
 ///   vreg      := ('%r' | '%ur' | '%p' | '%up' | '%b') DEC [ width ] [ '[' DEC ']' ]
 ///   preg      := ('R' | 'UR' | 'P' | 'UP' | 'B') DEC [ width ] [ '[' DEC ']' ]
 ///              | 'RZ' | 'URZ' | 'PT' | 'UPT'
 ///   width     := '.64' | '.128'                    (a pair / a quad of 32-bit registers)
 ///   INT       := ['-'] ( '0x' HEX | DEC )          FLOAT := '0f' HEX{8} | '0d' HEX{16}
-///   cbank     := 'c[' INT '][' INT ']'
+///   cbank     := 'c[' INT '][' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
 ///   mem       := [ 'desc[' (vreg | preg) ']' ] '[' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
 ///                                                  (offsets are 32-bit; desc: sm_90 memory descriptor)
 ///   SPECIAL   := 'SR_' ...                         (ori/special_regs.def)
@@ -111,6 +114,7 @@ private:
   bool looksLikeCtrl() const;
   bool parseInstr(Function &f, uint32_t block);
   bool finishFunction(Function &f);
+  bool parseFunctionAttrs(Function &f);
   bool noteVReg(Function &f, const Operand &o, size_t col);
 
   std::string_view text_;
@@ -335,6 +339,13 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
         return false;
       o = Operand::intImm(v);
     }
+  } else if (c == '`' && peek(1) == '(') {
+    pos_ += 2;
+    size_t n = line_.find(')', pos_);
+    if (n == std::string_view::npos || n == pos_)
+      return errorHere("expected a function name and ')' in a call target `(name)");
+    o = Operand::func(cur_->calleeIndex(line_.substr(pos_, n - pos_)));
+    pos_ = n + 1;
   } else if (c == 'c' && peek(1) == '[') {
     pos_ += 2;
     int64_t bank = 0, off = 0;
@@ -344,9 +355,34 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
       return error(baseCol, "constant bank number out of range");
     if (!consume(']') || !consume('['))
       return errorHere("expected '][' in constant-bank reference c[bank][offset]");
-    if (!parseInt(off) || !consume(']'))
+    skipSpace();
+    Operand index;
+    if (peek() == '%' || (isIdentStart(peek()) && spellsPhysReg(line_.substr(pos_)))) {
+      // c[bank][index+offset] (LDC with a register index)
+      size_t xcol = pos_;
+      if (!parseRegister(index) ||
+          (index.kind == OperandKind::VReg && !noteVReg(*cur_, index, xcol)))
+        return false;
+      if (index.sub != kWholeReg || (index.reg >= 0xFFFFFFu && index.reg != kFixedReg))
+        return error(xcol, "a constant-bank index must be a whole register");
+      skipSpace();
+      if (peek() == '+' || peek() == '-') {
+        bool neg = peek() == '-';
+        ++pos_;
+        skipSpace();
+        if (!parseInt(off))
+          return false;
+        if (neg)
+          off = -off;
+      }
+      if (!consume(']'))
+        return errorHere("expected ']' after constant-bank offset");
+    } else if (!parseInt(off) || !consume(']')) {
       return failed_ ? false : errorHere("expected ']' after constant-bank offset");
-    o = Operand::cbank(static_cast<uint32_t>(bank), off);
+    }
+    if (off < INT32_MIN || off > UINT32_MAX)
+      return error(baseCol, "constant-bank offset does not fit in 32 bits");
+    o = Operand::cbank(static_cast<uint32_t>(bank), off, index);
   } else if (c == '[' || line_.substr(pos_).starts_with("desc[")) {
     Operand desc;
     if (c != '[') {
@@ -429,6 +465,41 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
   o.mods |= mods;
   (void)start;
   return true;
+}
+
+bool Parser::parseFunctionAttrs(Function &f) {
+  for (;;) {
+    skipSpace();
+    if (!isIdentStart(peek()))
+      return true;
+    size_t col = pos_;
+    std::string_view key = readIdent();
+    if (peek() != '=')
+      return errorHere("expected '=' after function attribute '" + std::string(key) + "'");
+    ++pos_;
+    uint32_t v = 0;
+    if (!parseUnsignedDec(v))
+      return false;
+    if (key == "maxreg") {
+      f.maxRegs = v;
+    } else if (key == "local") {
+      f.frame.localBytes = v;
+    } else if (key == "localalign") {
+      f.frame.localAlign = v;
+    } else if (key == "framealign") {
+      f.minFrameAlign = v;
+    } else if (key == "frame") {
+      f.frame.size = v;
+    } else if (key == "spill") {
+      uint32_t st = 0, ld = 0;
+      if (peek() != '/' || (++pos_, !parseUnsignedDec(st)) || peek() != '/' ||
+          (++pos_, !parseUnsignedDec(ld)))
+        return failed_ ? false : errorHere("expected spill=SLOTS/STORES/LOADS");
+      f.frame.spillSlotBytes = v, f.frame.spillStoreBytes = st, f.frame.spillLoadBytes = ld;
+    } else {
+      return error(col, "unknown function attribute '" + std::string(key) + "'");
+    }
+  }
 }
 
 bool Parser::noteVReg(Function &f, const Operand &o, size_t col) {
@@ -654,6 +725,8 @@ bool Parser::run(Program &out) {
         return error(ncol, "function @" + std::string(name) + " is defined twice");
       functionNames.insert(std::string(name));
       fn.name = std::string(name);
+      if (!parseFunctionAttrs(fn))
+        return false;
       if (!consume('{'))
         return errorHere("expected '{' after the function name");
       if (!atEnd())

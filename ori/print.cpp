@@ -95,7 +95,16 @@ void printOperand(const Function &f, const Operand &o, std::ostream &os) {
     os << "c[";
     printHex(o.reg, os);
     os << "][";
-    printHex(o.imm, os);
+    if (o.hasCbankIndex()) {
+      Operand x = o.cbankIndex();
+      printRegName(x, x.kind == OperandKind::VReg, os);
+      if (o.cbankOffset() > 0)
+        os << '+';
+      if (o.cbankOffset() != 0)
+        printHex(o.cbankOffset(), os);
+    } else {
+      printHex(o.cbankOffset(), os);
+    }
     os << ']';
     break;
   case OperandKind::Mem:
@@ -126,6 +135,12 @@ void printOperand(const Function &f, const Operand &o, std::ostream &os) {
     os << (o.reg < static_cast<uint32_t>(SpecialReg::NumSpecialRegs)
                ? specialRegName(static_cast<SpecialReg>(o.reg))
                : std::string_view("<bad-sreg>"));
+    break;
+  case OperandKind::Func:
+    // nvdisasm's spelling of a call target with a symbol: `(name)
+    os << "`(" << (o.reg < f.callees.size() ? std::string_view(f.callees[o.reg])
+                                            : std::string_view("<bad-function>"))
+       << ')';
     break;
   }
   if (o.mods & OM_ABS)
@@ -185,7 +200,20 @@ void printInstr(const Function &f, const Instr &in, std::ostream &os) {
 }
 
 void printFunction(const Function &f, std::ostream &os) {
-  os << (f.isKernel ? "kernel" : "func") << " @" << f.name << " {\n";
+  os << (f.isKernel ? "kernel" : "func") << " @" << f.name;
+  // Frame and register-limit attributes, only where they differ from the defaults.
+  if (f.maxRegs)
+    os << " maxreg=" << f.maxRegs;
+  if (f.frame.localBytes)
+    os << " local=" << f.frame.localBytes << " localalign=" << f.frame.localAlign;
+  if (f.minFrameAlign != 8)
+    os << " framealign=" << f.minFrameAlign;
+  if (f.frame.size)
+    os << " frame=" << f.frame.size;
+  if (f.frame.spillSlotBytes || f.frame.spillStoreBytes || f.frame.spillLoadBytes)
+    os << " spill=" << f.frame.spillSlotBytes << '/' << f.frame.spillStoreBytes << '/'
+       << f.frame.spillLoadBytes;
+  os << " {\n";
   if (f.cfgAnalyzed) {
     os << "  ; backedges:";
     if (f.backEdges.empty())

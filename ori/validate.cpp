@@ -11,7 +11,8 @@
 ///   5. blocks: branches and terminators only as the last instruction; the last block does
 ///      not fall off the end of the function; label operands name existing blocks;
 ///   6. CFG consistency: succs are what the terminators say, preds mirror succs;
-///   7. every virtual register that is read has at least one definition in the function.
+///   7. every virtual register that is read has at least one definition in the function;
+///   8. a CALL ends its block and names an entry of the callee table.
 //===----------------------------------------------------------------------------------===//
 #include "ori/validate.h"
 
@@ -61,7 +62,9 @@ std::string slotDescription(OperandSlot s) {
   case OperandSlot::CBank: return "a constant-bank operand";
   case OperandSlot::Mem: return "a memory address ([R/UR base + offset], desc[UR pair] optional)";
   case OperandSlot::Label: return "a block label";
+  case OperandSlot::Func: return "a function";
   case OperandSlot::SpecialReg: return "a special register";
+  case OperandSlot::AluOrPredSrc: return "an ALU source or a P/UP register";
   }
   return "?";
 }
@@ -90,7 +93,10 @@ bool matchesSlot(const Operand &o, OperandSlot s) {
            (!o.hasMemBase() || o.cls == RegClass::R || o.cls == RegClass::UR) &&
            (!o.hasMemDesc() || (o.memDesc().cls == RegClass::UR && o.memDesc().width == 2));
   case OperandSlot::Label: return o.kind == OperandKind::Block;
+  case OperandSlot::Func: return o.kind == OperandKind::Func;
   case OperandSlot::SpecialReg: return o.kind == OperandKind::SReg;
+  case OperandSlot::AluOrPredSrc:
+    return matchesSlot(o, OperandSlot::AluSrc) || matchesSlot(o, OperandSlot::PredSrc);
   }
   return false;
 }
@@ -143,9 +149,12 @@ void checkInstr(Ctx &c, uint32_t b, int32_t i) {
   for (unsigned k = 0; k < nu && k < info.maxUses; ++k) {
     const Operand &o = in.ops[nd + k];
     OperandSlot s = info.useSlots[k];
-    if (!matchesSlot(o, s))
+    // A MOV may take a block's address (a call's return point, calling_convention.h).
+    bool codeAddress = in.op == Opcode::MOV && o.kind == OperandKind::Block;
+    if (!matchesSlot(o, s) && !codeAddress)
       c.report(b, i, "use " + std::to_string(k) + " must be " + slotDescription(s));
-    bool pred = s == OperandSlot::PredSrc || s == OperandSlot::UPredSrc;
+    bool pred = s == OperandSlot::PredSrc || s == OperandSlot::UPredSrc ||
+                (s == OperandSlot::AluOrPredSrc && isPredicateClass(o.cls) && o.isReg());
     if ((o.mods & OM_NOT) && !pred)
       c.report(b, i, "use " + std::to_string(k) + ": '!' applies to predicate operands only");
     if ((o.mods & (OM_NEG | OM_ABS | OM_INV)) && (pred || !(o.isReg() || o.kind == OperandKind::CBank)))
@@ -153,6 +162,8 @@ void checkInstr(Ctx &c, uint32_t b, int32_t i) {
                      "and constant-bank sources only");
     if (o.kind == OperandKind::Block && o.reg >= c.f.blocks.size())
       c.report(b, i, "use " + std::to_string(k) + " names a block that does not exist");
+    if (o.kind == OperandKind::Func && o.reg >= c.f.callees.size())
+      c.report(b, i, "use " + std::to_string(k) + " names a function not in the callee table");
   }
   if (in.guard.kind != OperandKind::None &&
       (!regOf(in.guard, {RegClass::P, RegClass::UP}) || (in.guard.mods & ~OM_NOT) ||
@@ -165,6 +176,11 @@ void checkInstr(Ctx &c, uint32_t b, int32_t i) {
   bool last = static_cast<size_t>(i) + 1 == c.f.blocks[b].instrs.size();
   if (!last && (info.has(OF_TERM) || info.has(OF_BR)))
     c.report(b, i, "a branch or terminator must be the last instruction of its block");
+  // The calling convention (targets/calling_convention.h): a call ends its block, so the
+  // registers it reads and writes implicitly are live to the block's end / from the next
+  // block's start, and its return address is the next block's label.
+  if (!last && in.op == Opcode::CALL)
+    c.report(b, i, "a CALL must be the last instruction of its block");
 }
 
 } // namespace

@@ -87,6 +87,11 @@ Operand materialize(LegalizeCtx &ctx, const Instr &user, const Operand &o,
   } else if (src.kind == OperandKind::FImm32) {
     r = ctx.f.newReg(RegClass::R, 1);
     mov(r, Operand::intImm(static_cast<uint32_t>(src.imm)));
+  } else if (src.kind == OperandKind::Imm) {
+    // MOV's immediate is an unsigned 32-bit field: an operand spelled signed for its user
+    // (IADD3, IMAD, ISETP print `-0x1`) moves as its 32-bit pattern (0xffffffff).
+    r = ctx.f.newReg(RegClass::R, 1);
+    mov(r, Operand::intImm(static_cast<uint32_t>(src.imm)));
   } else {
     r = ctx.f.newReg(RegClass::R, src.kind == OperandKind::VReg || src.kind == OperandKind::PReg
                                       ? src.width
@@ -97,6 +102,9 @@ Operand materialize(LegalizeCtx &ctx, const Instr &user, const Operand &o,
         d.sub = k, s.sub = k;
         mov(d, s);
       }
+    } else if (src.kind == OperandKind::Imm) {
+      // MOV's immediate is the register's 32 bits (it prints unsigned: MOV R12, 0xffffffff).
+      mov(r, Operand::intImm(static_cast<uint32_t>(src.imm)));
     } else {
       mov(r, src);
     }

@@ -311,6 +311,14 @@ struct CcCtx {
     unsigned n = t.issue().numScoreboards;
     std::vector<uint64_t> releaseAt(n, 0); // layout position after which the SB is free
     std::vector<bool> used(n, false);
+    // HW: ptxas 13.0 gives LDGDEPBAR (cp.async.commit_group) write scoreboard 0, the one
+    // DEPBAR.LE SB0, N (cp.async.wait_group) counts: a function with commit groups keeps
+    // scoreboard 0 to them.
+    unsigned firstSb = 0;
+    for (const ori::Block &blk : f.blocks)
+      for (const ori::Instr &in : blk.instrs)
+        if (in.op == ori::Opcode::LDGDEPBAR)
+          firstSb = 1;
     for (uint32_t g = 0; g < total; ++g) {
       for (int kind = 0; kind < 2; ++kind) {
         bool write = kind == 0;
@@ -319,12 +327,12 @@ struct CcCtx {
         uint64_t until = (write ? waitBackW[g] : waitBackR[g]) ? UINT64_MAX
                                                                 : (write ? lastWaitW[g] : lastWaitR[g]);
         int pick = -1;
-        for (unsigned k = 0; k < n && pick < 0; ++k)
+        for (unsigned k = firstSb; k < n && pick < 0; ++k)
           if (!used[k] || releaseAt[k] <= g)
             pick = static_cast<int>(k);
         if (pick < 0) {
-          pick = 0;
-          for (unsigned k = 1; k < n; ++k)
+          pick = static_cast<int>(firstSb);
+          for (unsigned k = firstSb + 1; k < n; ++k)
             if (releaseAt[k] < releaseAt[static_cast<unsigned>(pick)])
               pick = static_cast<int>(k);
           releaseAt[static_cast<unsigned>(pick)] = std::max(releaseAt[static_cast<unsigned>(pick)], until);
@@ -484,6 +492,8 @@ struct CcCtx {
         cc.waitMask = waitMask[g];
         cc.writeBarrier = sbW[g];
         cc.readBarrier = sbR[g];
+        if (in.op == ori::Opcode::LDGDEPBAR)
+          cc.writeBarrier = 0;
         cc.yield = yieldForm(b, i, cc.stall);
         in.ctrl = cc;
         out.push_back(std::move(in));

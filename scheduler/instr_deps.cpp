@@ -50,6 +50,8 @@ InstrDeps instrDeps(const ori::Instr &in, const Target &target) {
       if (o.hasMemBase())
         addKeys(o.memBase(), tmp);
       addKeys(o.memDesc(), tmp);
+    } else if (o.hasCbankIndex()) {
+      addKeys(o.cbankIndex(), tmp);
     } else {
       addKeys(o, tmp);
     }

@@ -10,6 +10,7 @@
 
 #include "targets/arch.h"
 #include "targets/sched_model.h"
+#include "targets/calling_convention.h"
 
 #include <array>
 #include <cstdint>
@@ -18,6 +19,19 @@
 
 namespace ptxmini {
 
+/// How a PTX special register is read on an SM: one row of targets/sm_XX/*_ptx_sregs.def
+/// (that file documents each `How` and its arguments `a`, `b`).
+struct SpecialRegRead {
+  enum class How : uint8_t {
+    S2R, S2RField, CS2R32, CS2R64, CBank32, CBank64, Const, SmemLeft, CBankIs1, ClusterId,
+    ClusterCtaid
+  };
+  std::string_view ptx;  ///< "%tid.x", "%lanemask_le"
+  How how;
+  std::string_view sass; ///< the SASS special register, as nvdisasm names it ("SR_TID.X")
+  uint32_t a, b;
+};
+
 /// Constant bank 0 as the driver lays it out for a kernel launch.
 struct ConstBankLayout {
   uint32_t paramBase;        ///< first kernel parameter byte
@@ -25,6 +39,17 @@ struct ConstBankLayout {
   uint32_t nctaidOffset;     ///< gridDim.x (y, z follow at +4, +8)
   uint32_t stackPtrOffset;   ///< initial stack pointer (local-memory window top)
   uint32_t globalDescOffset; ///< 64-bit memory descriptor global accesses use (desc[URx])
+  /// 64-bit generic address of the local window (cvta.local adds it to a local address).
+  uint32_t localWindowOffset = 0x20;
+};
+
+/// Where memory the PTX names lives, as the code addresses it.
+struct MemoryLayout {
+  uint32_t constVarBank;     ///< module .const variables: c[bank][variable offset]
+  uint32_t addressSlotBank;  ///< 64-bit addresses of module .global variables
+  uint32_t constWindowOffset; ///< bank 0: 64-bit generic address of the .const bank
+  uint32_t sharedReserve;    ///< bytes reserved at the bottom of every CTA's shared window
+  uint32_t sharedCtaShift;   ///< shared address = (SR_CgaCtaId << shift) + window offset
 };
 
 struct RegisterFiles {
@@ -32,6 +57,12 @@ struct RegisterFiles {
   unsigned numUgprs;     ///< UR0..UR(n-1), URZ beyond
   unsigned numPreds;     ///< P0..P(n-1), PT beyond
   unsigned reservedGprs; ///< registers the ABI keeps (R1 is the stack pointer)
+  /// Register-count facts for limits (ptxas -v's count = highest R + 1 + 2).
+  unsigned maxRegCount = 255;       ///< the count ptxas never exceeds
+  unsigned minRegCount = 24;        ///< lower bound of -maxrregcount / .maxnreg
+  unsigned regsPerSubPartition = 16384; ///< register file words per SM sub-partition
+  unsigned subPartitions = 4;
+  unsigned regGranule = 8;          ///< per-thread counts are multiples of this
 };
 
 class Target {
@@ -44,6 +75,22 @@ public:
   const ArchInfo &arch() const { return arch_; }
   const ConstBankLayout &constBank() const { return cbank_; }
   const RegisterFiles &registers() const { return regs_; }
+  const MemoryLayout &memory() const { return mem_; }
+  /// How each PTX special register this SM can read is read (empty name: none).
+  std::span<const SpecialRegRead> specialRegs() const;
+  /// The row for `ptxName` ("%warpid", "%tid.x"), or nullptr.
+  const SpecialRegRead *specialReg(std::string_view ptxName) const;
+  /// How ptxas-mini's functions call each other (targets/calling_convention.h).
+  const CallingConvention &callingConvention() const { return cc_; }
+  /// The per-thread register limit a kernel's launch bounds allow (`.maxntid`/`.reqntid`
+  /// threads, `.minnctapersm` blocks), as ptxas computes it: the register file split over
+  /// the SM's sub-partitions, whole warps, a multiple of the allocation granule, at most the
+  /// file's maximum.
+  uint32_t registerLimitForLaunchBounds(uint32_t threads, uint32_t minBlocks) const;
+  /// The most registers a thread may use (ptxas -v's count), and the fewest a limit may
+  /// ask for (ptxas raises a smaller -maxrregcount to it with a warning).
+  uint32_t maxRegisterCount() const { return regs_.maxRegCount; }
+  uint32_t minRegisterCount() const { return regs_.minRegCount; }
 
   // ---- scheduling (targets/<sm>/sass_ops.def and latencies.def) ------------------------
   /// The SASS opcode row for `mnemonic` (no modifiers), or nullptr when the table has none.
@@ -79,7 +126,8 @@ public:
   /// The smallest stall an instruction of `mnemonic` may carry (1 unless MIN_STALL says more).
   unsigned minStall(std::string_view mnemonic) const;
 
-  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, const SchedTables &sched);
+  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem,
+         const SchedTables &sched);
 
 private:
   static constexpr unsigned kFiles = ori::kNumRegClasses, kKinds = 2;
@@ -90,6 +138,8 @@ private:
   ArchInfo arch_;
   ConstBankLayout cbank_;
   RegisterFiles regs_;
+  MemoryLayout mem_;
+  CallingConvention cc_;
   const SchedTables *sched_;
   /// rawLatency for every (writer, reader or any, file, kind), from sched_->raw.
   std::array<uint8_t, ori::kNumLatClasses * (ori::kNumLatClasses + 1) * kFiles * kKinds> lat_{};

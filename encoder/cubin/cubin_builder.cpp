@@ -41,6 +41,7 @@ constexpr uint16_t kMercuryIsaVersion = 0x0101;
 constexpr uint32_t kParamBase = 0x210;       // parameters start at c[0][0x210]
 constexpr uint32_t kSharedReserve = 0x400;   // .nv.shared.<fn> = 1 KB reserve + user bytes
 constexpr uint32_t kKParamFlags = 0x1f000;   // KPARAM_INFO low bits: cbank 0x1f
+constexpr uint32_t kKParamInfoV1Limit = 0x1100; // larger parameter blocks: KPARAM_INFO_V2
 constexpr uint32_t kSwWar = 8;
 constexpr uint64_t kTextAlign = 128;
 const char *const kToolName = "ptxas";
@@ -482,9 +483,14 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       size_t sec = g.space == GlobalVar::Space::Const ? sC3 : !g.init.empty() ? sInit : sBss;
       uint64_t &end = ends[sec];
       uint64_t a = std::max<uint32_t>(g.align, 1);
-      end = (end + a - 1) / a * a;
-      varPlace[k] = {sec, end};
-      end += g.size;
+      if (g.offset) {
+        varPlace[k] = {sec, *g.offset};
+        end = std::max(end, *g.offset + g.size);
+      } else {
+        end = (end + a - 1) / a * a;
+        varPlace[k] = {sec, end};
+        end += g.size;
+      }
       if (g.init.size() > g.size) {
         error = "variable '" + g.name + "': initialiser larger than the variable";
         return std::nullopt;
@@ -773,10 +779,17 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     std::vector<Attribute> a;
     a.push_back(sval(0x37, {kCudaApiVersion}));
     if (f.isKernel) {
+      // HW: ptxas 13.0 describes every parameter with KPARAM_INFO_V2 (0x45: the size as a
+      // whole word, no cbank/alignment bits) once the parameter block is larger than 0x1100
+      // bytes (0x1100: KPARAM_INFO, 0x1104: V2; probed with one .b8 array parameter).
+      bool v2 = f.paramBytes > kKParamInfoV1Limit;
       for (size_t p = f.params.size(); p-- > 0;) {
         const ParamInfo &pi = f.params[p];
-        a.push_back(sval(0x17, {0, static_cast<uint32_t>(p) | pi.offset << 16,
-                                pi.size << 18 | kKParamFlags | pi.logAlign}));
+        if (v2)
+          a.push_back(sval(0x45, {0, static_cast<uint32_t>(p) | pi.offset << 16, pi.size}));
+        else
+          a.push_back(sval(0x17, {0, static_cast<uint32_t>(p) | pi.offset << 16,
+                                  pi.size << 18 | kKParamFlags | pi.logAlign}));
       }
       if (f.explicitCluster)
         a.push_back(hval(0x3e, 0, Attribute::NVal));

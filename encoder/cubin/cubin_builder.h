@@ -103,6 +103,10 @@ struct GlobalVar {
   std::vector<uint8_t> init; ///< empty: zero-initialised (.global -> .nv.global NOBITS)
   /// Code reaches it through a 64-bit address slot in .nv.constant4 (executables).
   bool addressSlot = false;
+  /// Offset within its section; absent: placed after the previous variable of the section
+  /// at its alignment (declaration order). ptxas sorts .global variables (see
+  /// frontend/lower/lower_module_data.cpp), so the compiler gives the offset.
+  std::optional<uint64_t> offset;
 };
 
 struct ModuleInfo {

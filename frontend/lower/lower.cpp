@@ -12,9 +12,15 @@
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
 
+#include "frontend/lower/lower_mem.h"
+
 #include "ori/cfg.h"
 
 #include <llvm/ADT/StringRef.h>
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace ptxmini::frontend {
 namespace lower {
@@ -32,11 +38,15 @@ bool takesType(TypeClass c, ptx::ScalarType t) {
 
 /// The handler for a PTX instruction: the first row of the per-family tables whose family
 /// and type class match.
-Handler findHandler(const ptx::Instruction &in) {
+Handler findHandler(const LowerCtx &ctx, const ptx::Instruction &in) {
   ptx::ScalarType t = in.type();
-  for (auto table : {intHandlers(), floatHandlers(), memoryHandlers(), controlHandlers()})
+  for (auto table : {callHandlers(), specialRegisterHandlers(), intHandlers(), floatHandlers(),
+                     memoryHandlers(), controlHandlers(), atomicHandlers(), asyncCopyHandlers(),
+                     warpHandlers(), syncHandlers(), textureHandlers(), convertHandlers(),
+                     mmaHandlers()})
     for (const HandlerRow &row : table)
-      if (row.family == in.opcode && takesType(row.types, t))
+      if (row.family == in.opcode && takesType(row.types, t) &&
+          (!row.accepts || row.accepts(in)) && (!row.acceptsIn || row.acceptsIn(ctx, in)))
         return row.handler;
   return nullptr;
 }
@@ -171,21 +181,89 @@ ori::Operand component(const ori::Operand &r, unsigned k) {
 
 namespace {
 
+/// Registers declared in a nested `{ }` block shadow outer ones of the same name for the
+/// block's extent (inline PTX reuses short names with other types, `.reg .b64 d` in one
+/// block and `.reg .b32 d` in the next): on entry each declared name gets its own type and
+/// a fresh virtual register, on exit the outer binding comes back.
+class RegScope {
+public:
+  RegScope(LowerCtx &ctx, const ptx::Block &b) : ctx_(ctx) {
+    for (const ptx::Statement &st : b.statements) {
+      if (!st.is<ptx::VarDecl>() || st.as<ptx::VarDecl>().space != ptx::StateSpace::Reg)
+        continue;
+      const ptx::VarDecl &d = st.as<ptx::VarDecl>();
+      Saved s;
+      s.name = d.name;
+      if (auto it = ctx.regTypes.find(d.name); it != ctx.regTypes.end())
+        s.type = it->second;
+      if (auto it = ctx.regRanges.find(d.name); it != ctx.regRanges.end())
+        s.range = it->second;
+      saved_.push_back(s);
+      if (d.rangeCount) {
+        ctx.regTypes.erase(d.name);
+        ctx.regRanges[d.name] = {d.type, d.rangeCount};
+        // `%r<N>` names are prefix + index: drop the outer bindings of every one.
+        for (unsigned i = 0; i < d.rangeCount; ++i)
+          shadow(d.name + std::to_string(i));
+      } else {
+        ctx.regRanges.erase(d.name);
+        ctx.regTypes[d.name] = d.type;
+        shadow(d.name);
+      }
+    }
+  }
+  ~RegScope() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      ctx_.regTypes.erase(it->name);
+      ctx_.regRanges.erase(it->name);
+      if (it->type)
+        ctx_.regTypes[it->name] = *it->type;
+      if (it->range)
+        ctx_.regRanges[it->name] = *it->range;
+    }
+    for (auto it = regs_.rbegin(); it != regs_.rend(); ++it) {
+      if (it->second.kind == ori::OperandKind::None)
+        ctx_.regs.erase(it->first);
+      else
+        ctx_.regs[it->first] = it->second;
+    }
+  }
+
+private:
+  void shadow(const std::string &name) {
+    auto it = ctx_.regs.find(name);
+    regs_.push_back({name, it == ctx_.regs.end() ? ori::Operand{} : it->second});
+    if (it != ctx_.regs.end())
+      ctx_.regs.erase(it);
+  }
+  struct Saved {
+    std::string name;
+    std::optional<ptx::ScalarType> type;
+    std::optional<std::pair<ptx::ScalarType, unsigned>> range;
+  };
+  LowerCtx &ctx_;
+  std::vector<Saved> saved_;
+  std::vector<std::pair<std::string, ori::Operand>> regs_;
+};
+
 /// Walks a body in source order, lowering each statement.
 bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
   bool ok = true;
   for (const ptx::Statement &st : body.statements) {
     if (st.is<ptx::Block>()) {
+      RegScope scope(ctx, st.as<ptx::Block>());
       ok &= lowerBlock(ctx, st.as<ptx::Block>());
     } else if (st.is<ptx::Label>()) {
       uint32_t target = ctx.labels.lookup(st.as<ptx::Label>().name);
       // A label starts its block; an empty fall-through block before it is dropped later.
       ctx.curBlock = target;
+      ctx.localConstants.clear(); // other paths join here
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
-      Handler h = findHandler(in);
+      Handler h = findHandler(ctx, in);
       if (!h) {
         ok &= ctx.unsupported(in);
+        ctx.noteDefinitions(in);
         continue;
       }
       ctx.curGuard = {};
@@ -199,9 +277,12 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
           ctx.curGuard.mods |= ori::OM_NOT;
       }
       ok &= h(ctx, in);
+      ctx.noteDefinitions(in);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
-      if (d.space != ptx::StateSpace::Reg) {
+      // .shared variables are laid out before the body (layoutKernelShared).
+      if (d.space != ptx::StateSpace::Reg && d.space != ptx::StateSpace::Shared &&
+          !declareInBody(ctx, d)) {
         ctx.diag.error(SourceLoc{ctx.module.fileName, d.line, d.column},
                        "Declarations in the ." + std::string(ptx::stateSpaceName(d.space)) +
                            " state space are not supported by ptxas-mini's code generator yet");
@@ -213,14 +294,16 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
   return ok;
 }
 
-/// Declarations and labels first, so forward branches and uses find their targets.
-void collect(LowerCtx &ctx, const ptx::Block &body) {
+/// Declarations and labels first, so forward branches and uses find their targets. Only the
+/// function body's own register declarations are collected here; a nested block's are bound
+/// when the walk enters it (RegScope).
+void collect(LowerCtx &ctx, const ptx::Block &body, bool nested = false) {
   for (const ptx::Statement &st : body.statements) {
     if (st.is<ptx::Block>()) {
-      collect(ctx, st.as<ptx::Block>());
+      collect(ctx, st.as<ptx::Block>(), true);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
-      if (d.space != ptx::StateSpace::Reg)
+      if (d.space != ptx::StateSpace::Reg || nested)
         continue;
       if (d.rangeCount)
         ctx.regRanges[d.name] = {d.type, d.rangeCount};
@@ -235,18 +318,48 @@ void collect(LowerCtx &ctx, const ptx::Block &body) {
   }
 }
 
-/// Blocks that ended up empty and unreferenced (a fall-through block started after a branch
-/// right before a label) are removed; the CFG is then rebuilt from the terminators.
+/// Blocks that ended up empty and carry no PTX label (a fall-through block started after a
+/// branch right before a label, or the join block of an expansion followed by a label) are
+/// removed; a branch to one goes to the block it falls through to. The CFG is then rebuilt
+/// from the terminators.
 void dropEmptyUnlabelledBlocks(LowerCtx &ctx) {
   auto &blocks = ctx.fn().blocks;
   std::vector<int32_t> remap(blocks.size(), -1);
   std::vector<ori::Block> kept;
+  // Blocks a non-branch operand names stay (a call's return point, `MOV R2, <block>`);
+  // a branch to an empty block goes to the block it falls through to.
+  std::vector<bool> referenced(blocks.size(), false);
+  for (const ori::Block &b : blocks)
+    for (const ori::Instr &in : b.instrs)
+      if (!in.info().has(ori::OF_BR))
+        for (const ori::Operand &o : in.ops)
+          if (o.kind == ori::OperandKind::Block && o.reg < referenced.size())
+            referenced[o.reg] = true;
+  std::vector<uint32_t> dropped; // waiting for the next kept block
   for (uint32_t i = 0; i < blocks.size(); ++i) {
-    bool isLabel = ctx.labels.count(blocks[i].name) != 0;
-    if (i != 0 && blocks[i].instrs.empty() && !isLabel)
+    bool isLabel = ctx.labels.count(blocks[i].name) != 0 || referenced[i];
+    if (i != 0 && blocks[i].instrs.empty() && !isLabel) {
+      dropped.push_back(i);
       continue;
+    }
     remap[i] = static_cast<int32_t>(kept.size());
+    for (uint32_t d : dropped)
+      remap[d] = remap[i];
+    dropped.clear();
     kept.push_back(std::move(blocks[i]));
+  }
+  bool endReferenced = false;
+  for (const ori::Block &b : kept)
+    for (const ori::Instr &in : b.instrs)
+      for (const ori::Operand &o : in.ops)
+        if (o.kind == ori::OperandKind::Block && remap[o.reg] < 0)
+          endReferenced = true;
+  if (endReferenced) { // branches to empty blocks at the very end: keep one as their target
+    ori::Block end;
+    end.name = "bb_end";
+    for (uint32_t d : dropped)
+      remap[d] = static_cast<int32_t>(kept.size());
+    kept.push_back(std::move(end));
   }
   for (ori::Block &b : kept)
     for (ori::Instr &in : b.instrs)
@@ -262,37 +375,55 @@ void dropEmptyUnlabelledBlocks(LowerCtx &ctx) {
 
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
                  DiagEngine &diag) {
-  bool ok = true;
-  for (const ptx::VarDecl &g : m.globals) {
-    diag.error(SourceLoc{m.fileName, g.line, g.column},
-               "Module-scope variables are not supported by ptxas-mini's code generator yet");
-    ok = false;
+  LoweredModuleData data;
+  return lowerModule(m, target, out, diag, data);
+}
+
+bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
+                 DiagEngine &diag, LoweredModuleData &data) {
+  // Module variables first: the code addresses them (lower_module_data.cpp).
+  lower::ModuleLayout layout;
+  bool ok = lower::layoutModuleData(m, target, diag, layout, data);
+  // The .func a kernel reaches through direct calls; the others produce no code.
+  llvm::StringMap<bool> reached;
+  std::vector<const ptx::Function *> work;
+  for (const ptx::Function &pf : m.functions)
+    if (pf.isEntry && pf.hasBody)
+      work.push_back(&pf);
+  while (!work.empty()) {
+    const ptx::Function *f = work.back();
+    work.pop_back();
+    for (const std::string &c : lower::directCallees(*f))
+      if (const ptx::Function *g = lower::findDefinition(m, c); g && g->hasBody && !g->isEntry &&
+                                                       reached.insert({c, true}).second)
+        work.push_back(g);
   }
-  for (const ptx::Function &pf : m.functions) {
-    if (!pf.hasBody)
-      continue;
-    if (!pf.isEntry) {
-      diag.error(SourceLoc{m.fileName, pf.line, pf.column},
-                 "Function '" + pf.name +
-                     "': .func is not supported by ptxas-mini's code generator yet");
-      ok = false;
-      continue;
-    }
+  std::vector<const ptx::Function *> order;
+  for (const ptx::Function &pf : m.functions)
+    if (pf.hasBody && pf.isEntry)
+      order.push_back(&pf);
+  for (const ptx::Function &pf : m.functions)
+    if (pf.hasBody && !pf.isEntry && reached.count(pf.name))
+      order.push_back(&pf);
+  for (const ptx::Function *pfp : order) {
+    const ptx::Function &pf = *pfp;
     LoweredFunction lf;
-    lf.isKernel = true;
+    lf.isKernel = pf.isEntry;
     lf.fn.name = pf.name;
-    lf.fn.isKernel = true;
+    lf.fn.isKernel = pf.isEntry;
     lower::LowerCtx ctx(m, pf, target, diag, lf);
+    ctx.moduleLayout = &layout;
     // 1. The parameter block: each parameter at its own alignment, in order.
     uint32_t offset = 0;
-    for (const ptx::VarDecl &p : pf.params) {
-      uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
-      uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
-      offset = lower::alignTo(offset, align);
-      ctx.params[p.name] = LoweredParam{offset, size};
-      lf.params.push_back(LoweredParam{offset, size});
-      offset += size;
-    }
+    if (pf.isEntry)
+      for (const ptx::VarDecl &p : pf.params) {
+        uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
+        uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
+        offset = lower::alignTo(offset, align);
+        ctx.params[p.name] = LoweredParam{offset, size};
+        lf.params.push_back(LoweredParam{offset, size});
+        offset += size;
+      }
     lf.paramBytes = offset;
     for (const char *attrName : {"maxntid", "reqntid"}) {
       if (const ptx::FunctionAttr *a = pf.attr(attrName)) {
@@ -302,17 +433,32 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
         (std::string_view(attrName) == "maxntid" ? lf.maxntid : lf.reqntid) = dims;
       }
     }
-    // 2. Declarations and labels; block 0 is the entry.
+    if (const ptx::FunctionAttr *a = pf.attr("reqnctapercluster")) {
+      std::array<uint32_t, 3> dims{1, 1, 1};
+      for (size_t i = 0; i < a->values.size() && i < 3; ++i)
+        dims[i] = static_cast<uint32_t>(a->values[i]);
+      lf.reqnctapercluster = dims;
+    }
+    if (const ptx::FunctionAttr *a = pf.attr("maxnreg"); a && !a->values.empty())
+      lf.maxnreg = static_cast<uint32_t>(a->values[0]);
+    if (const ptx::FunctionAttr *a = pf.attr("minnctapersm"); a && !a->values.empty())
+      lf.minnctapersm = static_cast<uint32_t>(a->values[0]);
+    // 2. Declarations and labels; block 0 is the entry. Shared memory is laid out here.
     ori::Block entry;
     entry.name = "entry";
     lf.fn.blocks.push_back(std::move(entry));
     lower::collect(ctx, pf.body);
+    if (!lower::layoutKernelShared(ctx, layout) || !lower::beginFunctionLowering(ctx)) {
+      ok = false;
+      continue;
+    }
     // 3. The statements.
     ctx.curBlock = 0;
     if (!lower::lowerBlock(ctx, pf.body)) {
       ok = false;
       continue;
     }
+    lower::endFunctionLowering(ctx);
     lower::dropEmptyUnlabelledBlocks(ctx);
     ori::buildCFG(lf.fn);
     lf.fn.recomputeRegTable();

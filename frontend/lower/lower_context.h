@@ -14,6 +14,8 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <initializer_list>
+#include <optional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +23,7 @@
 namespace ptxmini::frontend::lower {
 
 struct LowerCtx;
+struct ModuleLayout; // lower_mem.h: where the module's variables live
 /// Lowers one instruction; false after reporting an error.
 using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
 
@@ -28,17 +31,52 @@ using Handler = bool (*)(LowerCtx &, const ptx::Instruction &);
 /// goes to the integer file for .s/.u/.b/.pred types and to the float file for .f types.
 enum class TypeClass : uint8_t { Any, Int, Float };
 
+/// Whether a row takes an instruction beyond family and type class (e.g. lower_int.cpp's
+/// `mov` row takes immediates, predicates and sub-word registers; other movs fall through to
+/// the next matching row). `AcceptsInFunction` also sees the function being lowered: the
+/// function-level rows of lower_call.cpp take `ld.param` of a .func parameter, `ld.local`,
+/// `ret` in a .func, ... and leave the rest of the family to the other tables.
+using Accepts = bool (*)(const ptx::Instruction &);
+using AcceptsInFunction = bool (*)(const LowerCtx &, const ptx::Instruction &);
+
 struct HandlerRow {
   std::string_view family; ///< PTX opcode family as the AST spells it ("ld", "mad")
   TypeClass types;
   Handler handler;
+  Accepts accepts = nullptr; ///< nullptr: every instruction of the family and type class
+  AcceptsInFunction acceptsIn = nullptr; ///< the same question, with the function's state
 };
 
 // The per-family tables (defined in lower_<family>.cpp).
 std::span<const HandlerRow> intHandlers();     // lower_int.cpp: integer, logic, predicates
 std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/f64
 std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
+std::span<const HandlerRow> atomicHandlers();  // lower_atomic.cpp: atom, red
+std::span<const HandlerRow> asyncCopyHandlers(); // lower_async.cpp: cp.async
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
+std::span<const HandlerRow> warpHandlers();    // lower_warp.cpp: shfl, vote, match, redux, ...
+std::span<const HandlerRow> syncHandlers();    // lower_sync.cpp: bar/barrier, membar, fence
+std::span<const HandlerRow> specialRegisterHandlers(); // lower_sreg.cpp: mov d, %sreg
+std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust, txq, suq
+std::span<const HandlerRow> convertHandlers(); // lower_convert.cpp: cvt
+std::span<const HandlerRow> mmaHandlers();     // lower_mma.cpp, lower_wmma.cpp: mma, ldmatrix, wmma
+std::span<const HandlerRow> callHandlers();    // lower_call.cpp: calls, .func params, .local
+
+/// The function-level state of lower_call.cpp (parameters of a .func, call-site parameters,
+/// .local variables, the return address); defined there.
+struct CallLowering;
+/// lower_call.cpp's part of the per-function driver (lower.cpp): before the body (frame
+/// layout of .local variables, the kernel's stack pointer, a .func's return address; false
+/// after reporting an error), for a declaration in the body (call-site .param and .local;
+/// false when it is neither), and after the body.
+bool beginFunctionLowering(LowerCtx &ctx);
+bool declareInBody(LowerCtx &ctx, const ptx::VarDecl &d);
+void endFunctionLowering(LowerCtx &ctx);
+/// The functions `f` calls directly, in order of first call.
+std::vector<std::string> directCallees(const ptx::Function &f);
+/// The definition (with a body) of function `name`, past forward declarations; else the
+/// first declaration, or nullptr.
+const ptx::Function *findDefinition(const ptx::Module &m, std::string_view name);
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
@@ -59,6 +97,12 @@ struct LowerCtx {
   llvm::StringMap<LoweredParam> params;
   llvm::StringMap<uint32_t> labels;   ///< PTX label -> block
   ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
+  const ModuleLayout *moduleLayout = nullptr; ///< the module's variables (lower_mem.h)
+  llvm::StringMap<uint32_t> sharedVars; ///< .shared variable -> offset in the CTA's window
+  std::shared_ptr<CallLowering> calls; ///< lower_call.cpp's state for this function
+  /// The carry flag (PTX CC.CF) of add.cc/addc/sub.cc/subc/mad.cc/madc chains: the predicate
+  /// the last `.cc` instruction wrote (kind None before the first one). lower_int.cpp.
+  ori::Operand carryFlag;
 
   ori::Function &fn() { return out.fn; }
   SourceLoc loc(const ptx::Instruction &in) const {
@@ -94,7 +138,27 @@ struct LowerCtx {
                    std::initializer_list<ori::Operand> uses);
   /// Ends the current block and starts a new (fall-through) one; returns its index.
   uint32_t startBlock(std::string name = {});
+
+  /// The value of `op` when it is known at compile time: an integer immediate, or a register
+  /// whose only definition in the function is `mov` of an integer immediate (nvcc's way of
+  /// passing shfl/vote/bar operands), or whose last definition in straight-line code before
+  /// this instruction is one. Defined in lower_warp.cpp.
+  std::optional<int64_t> knownConstant(const ptx::Operand &op);
+  /// Registers defined exactly once, by `mov` of an integer immediate (built on first use).
+  std::optional<llvm::StringMap<int64_t>> singleMovImm;
+  /// Registers whose last definition since the last label was `mov` of an integer immediate
+  /// (inline-asm blocks reuse registers: `mov.u32 %r56, -1; elect.sync _|P, %r56;`).
+  llvm::StringMap<int64_t> localConstants;
+  /// Updates localConstants after `in` (lower_warp.cpp); called for every instruction.
+  void noteDefinitions(const ptx::Instruction &in);
 };
+
+/// True when `name` is a declared .reg (an exact name or a `%r<N>` range member).
+bool isDeclaredRegister(const LowerCtx &ctx, const std::string &name);
+/// `mov d, name` for a PTX special register `name` (lower_sreg.cpp, from the target's table);
+/// false after reporting.
+bool lowerSpecialRegister(LowerCtx &ctx, const ptx::Instruction &in, const ori::Operand &d,
+                          const std::string &name);
 
 /// The 32-bit component `k` of a register operand (a 64-bit value's low half is 0).
 ori::Operand component(const ori::Operand &r, unsigned k);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "ori/analysis/liveness.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace ptxmini::ori {
@@ -27,27 +28,50 @@ Liveness computeLiveness(const Function &f) {
       return -1;
     return f.flatRegIndex(o.cls, o.reg);
   };
+  // One forward scan per block: a read is upward exposed unless every component it reads
+  // was already written, unguarded, earlier in the block; a register whose components are
+  // all written unguarded in the block (by one whole-register definition or by several
+  // component definitions, e.g. the two halves of a 64-bit add) is killed there.
+  auto widthOf = [&](const Operand &o) -> unsigned {
+    return std::max<unsigned>(1, f.regInfo(o.cls, o.reg).width);
+  };
+  std::vector<uint8_t> written(nr, 0); // per flat register: components written so far
+  std::vector<int64_t> touched;
   for (size_t b = 0; b < nb; ++b) {
     llvm::BitVector &ue = lv.upwardExposed[b], &kill = lv.killed[b];
-    const auto &instrs = f.blocks[b].instrs;
-    for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
-      const Instr &in = *it;
-      // Definitions first (walking backward): a full, unconditional def ends the range.
-      for (const Operand &d : in.defs()) {
-        int64_t r = index(d);
-        if (r < 0 || d.kind != OperandKind::VReg)
-          continue;
-        if (!in.isGuarded() && d.sub == kWholeReg) {
-          kill.set(r);
-          ue.reset(r);
-        }
-      }
+    for (int64_t r : touched)
+      written[static_cast<size_t>(r)] = 0;
+    touched.clear();
+    auto read = [&](const Operand &v) {
+      int64_t r = index(v);
+      if (r < 0)
+        return;
+      unsigned w = widthOf(v);
+      uint8_t all = static_cast<uint8_t>((1u << w) - 1);
+      uint8_t need = v.sub == kWholeReg ? all : static_cast<uint8_t>(1u << v.sub);
+      if ((written[static_cast<size_t>(r)] & need) != need)
+        ue.set(r);
+    };
+    for (const Instr &in : f.blocks[b].instrs) {
       for (const Operand &u : in.uses())
         for (const Operand &v : u.vregs())
-          if (int64_t r = index(v); r >= 0)
-            ue.set(r);
-      if (int64_t r = index(in.guard); r >= 0)
-        ue.set(r);
+          read(v);
+      read(in.guard);
+      if (in.isGuarded())
+        continue;
+      for (const Operand &d : in.defs()) {
+        int64_t r = index(d);
+        if (r < 0)
+          continue;
+        unsigned w = widthOf(d);
+        uint8_t all = static_cast<uint8_t>((1u << w) - 1);
+        uint8_t &m = written[static_cast<size_t>(r)];
+        if (!m)
+          touched.push_back(r);
+        m |= d.sub == kWholeReg ? all : static_cast<uint8_t>(1u << d.sub);
+        if (m == all)
+          kill.set(r);
+      }
     }
   }
   bool changed = true;
@@ -66,6 +90,42 @@ Liveness computeLiveness(const Function &f) {
         changed = true;
       }
     }
+  }
+  // A register is live only where a definition of it may have happened: forward "maybe
+  // defined" sets (any definition, guarded or partial, on some path from the entry, block 0)
+  // cut the backward solution. Without the cut, a temporary written under a guard (which
+  // does not kill) would look live from the function entry down to its use; the value a read
+  // sees where no definition reaches is undefined anyway, so no register needs to hold it.
+  std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nr)), defIn(nb, llvm::BitVector(nr)),
+      defOut(nb, llvm::BitVector(nr));
+  for (size_t b = 0; b < nb; ++b)
+    for (const Instr &in : f.blocks[b].instrs)
+      for (const Operand &d : in.defs())
+        if (int64_t r = index(d); r >= 0)
+          defs[b].set(static_cast<unsigned>(r));
+  changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t b = 0; b < nb; ++b) {
+      llvm::BitVector out = defIn[b];
+      out |= defs[b];
+      if (out != defOut[b]) {
+        defOut[b] = out;
+        changed = true;
+      }
+      for (uint32_t s : f.blocks[b].succs) {
+        llvm::BitVector in = defIn[s];
+        in |= out;
+        if (in != defIn[s]) {
+          defIn[s] = std::move(in);
+          changed = true;
+        }
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b) {
+    lv.liveIn[b] &= defIn[b];
+    lv.liveOut[b] &= defOut[b];
   }
   return lv;
 }

@@ -5,7 +5,11 @@
 /// Function::flatRegIndex):  liveOut(b) = U liveIn(s) over successors s;
 /// liveIn(b) = upwardExposed(b) U (liveOut(b) - killed(b)).
 /// Ori is not SSA, so only definitions that certainly overwrite the whole register kill it:
-/// a guarded definition or one writing a single component leaves the old value live.
+/// a guarded definition leaves the old value live; component definitions kill the register
+/// once, together, they have written every component (the halves of a 64-bit result), and
+/// until then a read of a component not yet written is upward exposed. The result is cut to
+/// where some definition may reach (forward "maybe defined" sets): a read with no reaching
+/// definition sees an undefined value, so nothing needs to stay live for it.
 /// Reads are use operands, memory-address bases and guards. Physical registers are not
 /// tracked (they appear after allocation, which has its own bookkeeping).
 //===----------------------------------------------------------------------------------===//

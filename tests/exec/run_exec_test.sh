@@ -22,7 +22,11 @@ case "$mode" in
     "$ptxas" -arch=sm_90 "$ptx" -o "$cubin" || { echo "FAIL: ptxas failed"; exit 2; } ;;
   ptxas-mini)
     rm -f "$cubin"
-    if ! out=$("$bin/ptxas-mini" -arch=sm_90 "$ptx" -o "$cubin" 2>&1) || [ ! -s "$cubin" ]; then
+    # kernels/<name>.flags: extra ptxas-mini options (knobs that force a code path, e.g. a
+    # small register limit so the allocator must spill), one line.
+    flags=""
+    [ -f "$base.flags" ] && flags=$(head -n 1 "$base.flags")
+    if ! out=$("$bin/ptxas-mini" -arch=sm_90 $flags "$ptx" -o "$cubin" 2>&1) || [ ! -s "$cubin" ]; then
       echo "NOT RUN: ptxas-mini has no code generation yet (it did not produce a cubin for $name.ptx)"
       echo "ptxas-mini said: ${out:0:400}"
       exit 77

@@ -68,8 +68,15 @@ uint32_t Exec::sreg(int lane, const Operand& o) const {
   if (n == "SR_GEMASK") return ~(lanebit - 1);
   if (n == "SR_CLOCKLO" || n == "SR_GLOBALTIMERLO") return static_cast<uint32_t>(emu.clock());
   if (n == "SR_CLOCKHI" || n == "SR_GLOBALTIMERHI") return static_cast<uint32_t>(emu.clock() >> 32);
-  if (n == "SR_VIRTID" || n == "SR_SMID") return 0;
+  if (n == "SR_SMID" || n == "SR_VIRTUALSMID") return 0;
   if (n == "SR_WARPID") return w.id;
+  // GUESS: %warpid is SR_VIRTID bits 8..14 and %nwarpid SR_VIRTCFG bits 8..15 (ptxas 13.0
+  // extracts those fields); the values are this emulator's: the warp's index in its CTA,
+  // and 64 warps per SM.
+  if (n == "SR_VIRTID") return w.id << 8;
+  if (n == "SR_VIRTCFG") return 64u << 8;
+  if (n.rfind("SR_PM", 0) == 0) return 0;  // performance counters: nothing counted here
+  if (n == "SR_SMEMSZ") return 228u * 1024;  // GUESS: sm_90's shared memory per SM
   trap("special register " + n + " is not modelled");
 }
 
@@ -248,6 +255,22 @@ uint8_t* Exec::mem(int lane, char space, uint64_t addr, uint32_t n) {
 Emulator::Emulator(const KernelImage& k, GlobalMemory& g) : k_(k), g_(g) {
   const char* tr = std::getenv("PTXMINI_EMU_TRACE");
   trace_ = tr && *tr == '1';
+  // Module data: each global segment gets its own allocation, and the address slots that
+  // name it are filled in (what the CUDA driver does when it loads the module).
+  banks_ = k.cbanks;
+  std::vector<uint64_t> segAddr;
+  for (const KernelImage::GlobalSegment& s : k.globals) {
+    uint64_t a = g_.allocate(std::max<uint64_t>(s.bytes.size(), 1));
+    std::copy(s.bytes.begin(), s.bytes.end(), g_.bytes(a).begin());
+    segAddr.push_back(a);
+  }
+  for (const KernelImage::BankAddress& r : k.bank_addresses) {
+    auto& b = banks_[r.bank];
+    if (r.segment >= segAddr.size() || r.offset + 8u > b.size())
+      throw Trap("module address slot outside constant bank " + std::to_string(r.bank));
+    uint64_t v = segAddr[r.segment] + r.value;
+    std::memcpy(b.data() + r.offset, &v, 8);
+  }
   code_.resize(k.insts.size());
   handler_.assign(k.insts.size(), -1);
   parse_err_.resize(k.insts.size());
@@ -273,8 +296,8 @@ Emulator::Emulator(const KernelImage& k, GlobalMemory& g) : k_(k), g_(g) {
 
 const std::vector<uint8_t>* Emulator::bank(int b) const {
   if (b == 0) return &bank0_;
-  auto it = k_.cbanks.find(b);
-  return it == k_.cbanks.end() ? nullptr : &it->second;
+  auto it = banks_.find(b);
+  return it == banks_.end() ? nullptr : &it->second;
 }
 
 void Emulator::build_bank0() {
@@ -300,6 +323,22 @@ void Emulator::build_bank0() {
   // the pair holds the generic address of the local window; ours is local_window_hi() << 32.
   put(0x20, 0);
   put(0x24, local_window_hi());
+  // HW: ptxas 13.0 reads %dynamic_smem_size at c[0x0][0x2c], %cluster_nctaid at 0x144..0x14c,
+  // %nclusterid at 0x15c..0x164, %cluster_nctarank at 0x188, %is_explicit_cluster as
+  // c[0x0][0x140] == 1, and %clusterid as %ctaid times the float at 0x150..0x158 (truncated),
+  // so that is the reciprocal of the cluster's size. GUESS: the values a launch without
+  // clusters gets: clusters of one CTA, not explicit.
+  put(0x2c, cfg_.dynamic_shared);
+  const uint32_t one = 0x3f800000u;  // 1.0f
+  for (int d = 0; d < 3; ++d) {
+    put(0x144 + 4 * d, 1);
+    put(0x150 + 4 * d, one);
+  }
+  put(0x15c, cfg_.grid.x);
+  put(0x160, cfg_.grid.y);
+  put(0x164, cfg_.grid.z);
+  put(0x188, 1);
+  put(0x140, 0);
   std::memcpy(bank0_.data() + k_.param_base, cfg_.params.data(), cfg_.params.size());
 }
 
@@ -364,6 +403,31 @@ bool Emulator::release_waits(Warp& w) {
   return any;
 }
 
+bool Emulator::release_barriers(Cta& cta) {
+  uint32_t live = 0;
+  for (auto& w : cta.warps)
+    for (auto& t : w->t) live += t.state != Thread::Exited;
+  bool any = false;
+  for (int id = 0; id < 16; ++id) {
+    NamedBarrier& b = cta.bars[id];
+    if (b.arrived == 0) continue;
+    uint32_t expected = b.expected ? b.expected : live;
+    if (b.arrived < expected) continue;
+    for (auto& w : cta.warps)
+      for (auto& t : w->t)
+        if (t.state == Thread::AtBar && t.wait_bar == id) {
+          t.state = Thread::Ready;
+          if (t.bar_op) {
+            t.bar_result = b.popc;
+            t.bar_pred = t.bar_op == 2 ? b.popc == b.reds : b.popc != 0;
+          }
+        }
+    b = NamedBarrier{};
+    any = true;
+  }
+  return any;
+}
+
 bool Emulator::step_warp(Cta& cta, Warp& w) {
   uint32_t minpc = UINT32_MAX;
   for (int pass = 0; pass < 2 && minpc == UINT32_MAX; ++pass) {
@@ -421,20 +485,12 @@ void Emulator::run_cta(Cta& cta) {
         if (!step_warp(cta, *w)) break;
         progress = true;
       }
-    bool all_exited = true, any_bar = false, others = false;
+    bool all_exited = true;
     for (auto& w : cta.warps)
-      for (int l = 0; l < 32; ++l) {
-        auto st = w->t[l].state;
-        if (st != Thread::Exited) all_exited = false;
-        if (st == Thread::AtBar) any_bar = true;
-        else if (st != Thread::Exited) others = true;
-      }
+      for (int l = 0; l < 32; ++l)
+        if (w->t[l].state != Thread::Exited) all_exited = false;
     if (all_exited) return;
-    if (any_bar && !others) {
-      for (auto& w : cta.warps)
-        for (auto& t : w->t) if (t.state == Thread::AtBar) t.state = Thread::Ready;
-      continue;
-    }
+    if (release_barriers(cta)) continue;
     if (!progress) {
       std::ostringstream s;
       s << "deadlock in CTA (" << cta.ctaid[0] << "," << cta.ctaid[1] << "," << cta.ctaid[2] << "): threads wait at";

@@ -7,7 +7,8 @@
  * barriers make the remaining cases exact: BSSY Bx records the executing threads' mask,
  * BSYNC Bx waits until every non-exited thread of that mask waits at the same BSYNC, BREAK Bx
  * removes the breaking threads from the mask; WARPSYNC waits for its mask the same way;
- * BAR.SYNC waits for every non-exited thread of the CTA. Uniform registers (UR/UP) are one
+ * BAR.SYNC / BAR.RED wait at one of 16 named barriers until its thread count (or every
+ * non-exited thread of the CTA) has arrived; BAR.ARV arrives without waiting. Uniform registers (UR/UP) are one
  * copy per warp. Memory: global (a sparse map of allocations with guard gaps, bounds checked),
  * shared (per CTA), local (per thread), constant banks. Anything out of bounds, unparsable or
  * not modelled throws Trap with the PC and the instruction text. Semantics live in a table of
@@ -16,6 +17,7 @@
 
 #include "tests/exec/emu/kernel_image.h"
 #include "tests/exec/emu/sass_inst.h"
+#include "tests/exec/emu/texture.h"
 
 #include <array>
 #include <cstdint>
@@ -54,6 +56,7 @@ struct LaunchConfig {
   std::vector<uint8_t> params;        // the parameter block, laid out per KernelImage::params
   uint32_t stack_size = 1024;         // per-thread local bytes beyond the frame
   uint64_t max_warp_steps = 200000000;// guard against non-terminating kernels
+  std::map<uint32_t, TexObject> textures;  // texture/surface objects by handle (texture.h)
 };
 
 struct ExecStats {
@@ -66,7 +69,10 @@ struct Thread {
   uint32_t pc = 0;
   enum State : uint8_t { Ready, Exited, AtBar, AtBsync, AtWarpSync } state = Ready;
   uint32_t wait_mask = 0;  // AtWarpSync: threads to wait for
-  int wait_bar = 0;        // AtBsync: the convergence barrier register waited on
+  int wait_bar = 0;        // AtBsync: the convergence barrier register; AtBar: the CTA barrier
+  uint32_t bar_result = 0; // B2R.RESULT: the last BAR.RED's count (POPC)
+  bool bar_pred = false;   // B2R.RESULT ..., Pd: the last BAR.RED's AND / OR
+  uint8_t bar_op = 0;      // AtBar: 0 SYNC, 1 RED.POPC, 2 RED.AND, 3 RED.OR
   std::array<uint32_t, 256> R{};
   uint8_t P = 0x80;        // bit i = Pi, bit 7 = PT
   std::array<uint32_t, 16> B{};
@@ -82,8 +88,19 @@ struct Warp {
   uint32_t id = 0;
 };
 
+// One of the 16 named CTA barriers (BAR.SYNC / BAR.ARV / BAR.RED id[, count]): threads
+// arrive one by one; the barrier completes when `arrived` reaches the count (or, without a
+// count, every thread of the CTA that has not exited), releases its waiters and resets.
+struct NamedBarrier {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;   // 0: every non-exited thread of the CTA
+  uint32_t popc = 0;       // BAR.RED: threads whose predicate was true
+  uint32_t reds = 0;       // BAR.RED: threads that contributed
+};
+
 struct Cta {
   std::vector<std::unique_ptr<Warp>> warps;
+  std::array<NamedBarrier, 16> bars{};
   std::vector<uint8_t> shared;
   uint32_t ctaid[3] = {0, 0, 0};
 };
@@ -149,12 +166,14 @@ class Emulator {
   void run_cta(Cta& cta);
   bool step_warp(Cta& cta, Warp& w);  // false when no thread of the warp can run
   bool release_waits(Warp& w);
+  bool release_barriers(Cta& cta);  // completes the named barriers whose count is reached
 
   const KernelImage& k_;
   GlobalMemory& g_;
   LaunchConfig cfg_;
   ExecStats stats_;
   std::vector<uint8_t> bank0_;
+  std::map<int, std::vector<uint8_t>> banks_;  // banks 1..: the image's, with module addresses
   std::vector<SassInst> code_;        // by pc/16
   std::vector<int> handler_;          // index into the opcode table, -1 = slot has no instruction
   std::vector<std::string> parse_err_;

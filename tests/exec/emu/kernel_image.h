@@ -36,6 +36,22 @@ struct KernelImage {
   // Constant banks from the cubin (.nv.constant<N>[.kernel]) by bank number: initial contents.
   // Bank 0 is built at launch from its size, the launch geometry and the parameters.
   std::map<int, std::vector<uint8_t>> cbanks;
+  // Module .global data: one segment per data section (.nv.global.init with its bytes,
+  // .nv.global zeros), placed in global memory when the emulator is created.
+  struct GlobalSegment {
+    std::string section;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<GlobalSegment> globals;
+  // 64-bit addresses the loader must write into constant banks (R_CUDA_64 in
+  // .rela.nv.constant<N>): bank[offset] = address of globals[segment] + value.
+  struct BankAddress {
+    int bank = 0;
+    uint32_t offset = 0;
+    size_t segment = 0;
+    uint64_t value = 0;
+  };
+  std::vector<BankAddress> bank_addresses;
 };
 
 }  // namespace ptxmini::exec

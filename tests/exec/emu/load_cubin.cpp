@@ -2,12 +2,15 @@
  *
  *   instructions   .text.<kernel>, each 16-byte word decoded to nvdisasm-syntax text by
  *                  enc::decodeText (branch targets print as byte addresses)
- *   parameters     EIATTR_KPARAM_INFO records of .nv.info.<kernel> (ordinal, offset, size)
+ *   parameters     EIATTR_KPARAM_INFO(_V2) records of .nv.info.<kernel> (ordinal, offset, size)
  *                  and EIATTR_PARAM_CBANK (base and size of the parameter block)
  *   frame, stack   EIATTR_FRAME_SIZE / EIATTR_MIN_STACK_SIZE records of .nv.info naming the
  *                  kernel's symbol
  *   shared size    the size of .nv.shared.<kernel>
  *   const banks    .nv.constant<N>[.<kernel>] contents (NOBITS banks: zeros of their size)
+ *   module data    .nv.global.init / .nv.global as global segments; the R_CUDA_64 relocations
+ *                  of .rela.nv.constant<N> (the address slots of module variables) as
+ *                  addresses the emulator writes into the bank once the segments are placed
  * Field layouts are the cubin reader's (encoder/cubin/eiattr.def, cubin_dump.cpp). */
 #include "tests/exec/emu/load_cubin.h"
 
@@ -19,15 +22,24 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <optional>
 
 namespace ptxmini::exec {
 namespace {
 
 constexpr uint8_t kParamCbank = 0x0a, kFrameSize = 0x11, kMinStackSize = 0x12, kKParamInfo = 0x17;
+// HW: ptxas 13.0 writes EIATTR_KPARAM_INFO_V2 (0x45) instead of KPARAM_INFO when the parameter
+// block does not fit KPARAM_INFO's 14-bit size field (a 32000-byte __grid_constant__ struct in
+// cuda-samples' LargeKernelParameter: "00000000 0100007d 08000000" for the 8-byte pointer at
+// 0x7d00, "00000000 00000000 007d0000" for the struct, which cuobjdump 13.2 prints as Size
+// 0x8 / 0x7d00). GUESS: the size is word 2's low 16 bits (cuobjdump also prints a pointee
+// logAlignment and a space, zero in every observed record).
+constexpr uint8_t kKParamInfoV2 = 0x45;
 constexpr uint32_t kShtProgbits = 1, kShtNobits = 8;
 constexpr uint8_t kStoCudaEntry = 0x10; // st_other of a kernel symbol (cubin-format.md 6)
 constexpr uint8_t kSttFunc = 2;
+constexpr uint32_t kRCuda64 = 2; // R_CUDA_64 (encoder/cubin/rcuda.def)
 
 std::optional<cubin::Cubin> read(const std::string& path, std::string& err) {
   std::ifstream in(path, std::ios::binary);
@@ -120,6 +132,8 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
       if (a.attr == kKParamInfo && a.payload.size() == 12) {
         // Ordinal in the low half of word 1, offset in the high half, size in word 2 >> 18.
         out.params.push_back({a.u32(1) & 0xffff, a.u32(1) >> 16, a.u32(2) >> 18});
+      } else if (a.attr == kKParamInfoV2 && a.payload.size() == 12) {
+        out.params.push_back({a.u32(1) & 0xffff, a.u32(1) >> 16, a.u32(2) & 0xffff});
       } else if (a.attr == kParamCbank && a.payload.size() == 8) {
         out.param_base = a.u32(1) & 0xffff;
         out.param_size = a.u32(1) >> 16;
@@ -140,6 +154,36 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
     std::vector<uint8_t> bytes = s.type == kShtNobits ? std::vector<uint8_t>() : s.data;
     bytes.resize(s.size, 0);
     out.cbanks[std::stoi(bankText)] = std::move(bytes);
+  }
+  // ---- module data ----------------------------------------------------------------------------
+  std::map<size_t, size_t> segmentOf; // section index -> globals[] index
+  for (size_t i = 0; i < c->sections.size(); ++i) {
+    const cubin::Section& s = c->sections[i];
+    if (s.name != ".nv.global.init" && s.name != ".nv.global") continue;
+    KernelImage::GlobalSegment g;
+    g.section = s.name;
+    g.bytes = s.type == kShtNobits ? std::vector<uint8_t>() : s.data;
+    g.bytes.resize(s.size, 0);
+    segmentOf[i] = out.globals.size();
+    out.globals.push_back(std::move(g));
+  }
+  const auto* syms = symbols(*c);
+  for (const cubin::Section& r : c->sections) {
+    const std::string prefix = ".rela.nv.constant";
+    if (r.name.rfind(prefix, 0) != 0 || r.relocations.empty()) continue;
+    std::string bankText = r.name.substr(prefix.size());
+    if (bankText.empty() || !std::all_of(bankText.begin(), bankText.end(), ::isdigit)) continue;
+    for (const cubin::Relocation& x : r.relocations) {
+      const cubin::Symbol* y = syms && x.sym < syms->size() ? &(*syms)[x.sym] : nullptr;
+      auto seg = y ? segmentOf.find(y->shndx) : segmentOf.end();
+      if (x.type != kRCuda64 || seg == segmentOf.end()) {
+        err = r.name + ": relocation of type " + std::to_string(x.type) +
+              " against a symbol outside the global data is not modelled";
+        return false;
+      }
+      out.bank_addresses.push_back({std::stoi(bankText), static_cast<uint32_t>(x.offset), seg->second,
+                                    y->value + static_cast<uint64_t>(x.addend)});
+    }
   }
   return true;
 }

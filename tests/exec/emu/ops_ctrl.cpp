@@ -60,9 +60,16 @@ void op_bsync(Exec& e) {
 }
 
 // BREAK Bx: the executing threads leave barrier Bx (of every thread of the warp).
+// BREAK [Pp,] Bx: the issuing threads (those with Pp true, when a predicate is given) leave
+// the convergence barrier Bx. HW: ptxas's f32 division slow path uses `@!P0 BREAK !P2, B2`.
 void op_break(Exec& e) {
-  int b = e.op(0).reg;
-  for (auto& t : e.w.t) t.B[b] &= ~e.mask;
+  int b = e.op(e.nops() - 1).reg;
+  uint32_t m = e.mask;
+  if (e.nops() == 2) {
+    m = 0;
+    e.each([&](int l) { if (e.pred(l, e.op(0))) m |= 1u << l; });
+  }
+  for (auto& t : e.w.t) t.B[b] &= ~m;
 }
 
 // BMOV.32[.CLEAR] Rd, Bx  |  BMOV.32 Bx, Ra
@@ -81,18 +88,78 @@ void op_bmov(Exec& e) {
 }
 
 // WARPSYNC mask | WARPSYNC.ALL : wait until every non-exited thread of the mask is here.
+// WARPSYNC.COLLECTIVE mask, end ... ENDCOLLECTIVE : ptxas's fallback for a warp-synchronous
+// instruction (SHFL, VOTE, ...) that BRA.DIV found the warp diverged for (HW: "BRA.DIV UR4, L",
+// then at L "WARPSYNC.COLLECTIVE R8, E; SHFL.DOWN P0, R6, R9, R10, R11; ENDCOLLECTIVE" with E the
+// address after ENDCOLLECTIVE, observed in ptxas 13.0 output for __shfl_down_sync). GUESS: the
+// threads of the mask gather here as at WARPSYNC and run the body together; `end` is where they
+// continue, which is the fall-through past ENDCOLLECTIVE in every observed case.
 void op_warpsync(Exec& e) {
+  if (e.in.has("COLLECTIVE") && e.nops() != 2) e.trap("WARPSYNC.COLLECTIVE needs a mask and an end address");
   e.each([&](int l) {
     e.w.t[l].state = Thread::AtWarpSync;
     e.w.t[l].wait_mask = e.in.has("ALL") ? 0xffffffffu : e.u32(l, e.op(0));
   });
 }
 
-// BAR.SYNC[.DEFER_BLOCKING] id : every non-exited thread of the CTA. Partial barriers (a
-// thread count operand) and BAR.ARV/BAR.RED are not modelled.
+// BAR.SYNC / BAR.ARV / BAR.RED.{POPC,AND,OR} id[, count][, Pp] (.DEFER_BLOCKING: a scheduling
+// hint). The id and count are immediates or registers; one register named twice holds
+// count << 16 | id (HW: ptxas 13.0 packs `bar.sync %r1, %r2` so: SHF.L.U32 + LOP3 0xf8, then
+// "BAR.SYNC.DEFER_BLOCKING R4, R4"). Without a count every non-exited thread of the CTA takes
+// part. The barrier itself (arrivals, completion, B2R's result) lives in the CTA (emulator.cpp).
 void op_bar(Exec& e) {
-  if (!e.in.has("SYNC") || e.in.has("ARV") || e.in.has("RED") || e.nops() != 1) e.trap("only BAR.SYNC id is modelled");
-  e.each([&](int l) { e.w.t[l].state = Thread::AtBar; });
+  bool sync = e.in.has("SYNC"), arv = e.in.has("ARV"), red = e.in.has("RED");
+  if (sync + arv + red != 1) e.trap("BAR needs one of SYNC, ARV, RED");
+  size_t n = e.nops();
+  const Operand* pred = nullptr;
+  if (red) {
+    if (n < 2 || e.op(n - 1).kind != OpndKind::Pred) e.trap("BAR.RED needs a predicate");
+    pred = &e.op(n - 1);
+    --n;
+  }
+  if (n < 1 || n > 2 || (arv && n != 2)) e.trap("BAR operand count");
+  int first = __builtin_ctz(e.mask);
+  const Operand& a = e.op(0);
+  uint32_t id, count = 0;
+  if (n == 2 && a.kind == OpndKind::Reg && e.op(1).kind == OpndKind::Reg && a.reg == e.op(1).reg) {
+    uint32_t v = e.u32(first, a);
+    id = v & 0xf;
+    count = v >> 16;
+  } else {
+    id = e.u32(first, a);
+    if (n == 2) count = e.u32(first, e.op(1));
+  }
+  if (id > 15) e.trap("barrier id out of range");
+  NamedBarrier& b = e.cta.bars[id];
+  if (count) {
+    if (b.arrived && b.expected != count) e.trap("threads arrive at a barrier with different counts");
+    b.expected = count;
+  }
+  uint8_t op = !red ? 0 : e.in.has("POPC") ? 1 : e.in.has("AND") ? 2 : e.in.has("OR") ? 3 : 0;
+  if (red && !op) e.trap("BAR.RED needs POPC, AND or OR");
+  e.each([&](int l) {
+    ++b.arrived;
+    if (red) {
+      ++b.reds;
+      b.popc += e.pred(l, *pred);
+    }
+    if (!arv) {
+      Thread& t = e.w.t[l];
+      t.state = Thread::AtBar;
+      t.wait_bar = static_cast<int>(id);
+      t.bar_op = op;
+    }
+  });
+}
+
+// B2R.RESULT Rd[, Pd]: the count (BAR.RED.POPC) and the predicate (AND / OR) of the thread's
+// last BAR.RED.
+void op_b2r(Exec& e) {
+  if (!e.in.has("RESULT")) e.trap("only B2R.RESULT is modelled");
+  e.each([&](int l) {
+    e.set(l, e.op(0), e.w.t[l].bar_result);
+    if (e.nops() >= 2) e.setp(l, e.op(1), e.w.t[l].bar_pred);
+  });
 }
 
 // CALL.REL.NOINC target: the return address was put in a register by the caller's code.

@@ -84,18 +84,33 @@ void op_ffma(Exec& e) {
 }
 
 // FMNMX d, a, b, P: P (PT) = min, !P = max; a NaN operand yields the other one, two NaNs the
-// canonical NaN 0x7fffffff.
+// canonical NaN 0x7fffffff. -0 < +0. .NAN: any NaN operand gives the canonical NaN (PTX
+// min/max.NaN). .XORSIGN (PTX min/max.xorsign.abs, always with |a|, |b|): the magnitude as
+// above with the sign bit the XOR of the raw operands' sign bits (HW: ptxas selects
+// `max.xorsign.abs.f32` as FMNMX.XORSIGN d, |a|, |b|, !PT). GUESS: a NaN result keeps the
+// canonical NaN, without the XOR sign.
 void op_fmnmx(Exec& e) {
-  bool z = e.in.has("FTZ");
+  bool z = e.in.has("FTZ"), nan = e.in.has("NAN"), xs = e.in.has("XORSIGN");
   e.each([&](int l) {
     float a = fin(e, l, 1, z), b = fin(e, l, 2, z);
     bool mn = e.pred(l, e.op(3));
     uint32_t r;
     if (std::isnan(a) && std::isnan(b)) r = 0x7fffffff;
+    else if (nan && (std::isnan(a) || std::isnan(b))) r = 0x7fffffff;
     else if (std::isnan(a)) r = fbits(b);
     else if (std::isnan(b)) r = fbits(a);
     else if (a == b) r = mn ? (fbits(a) | fbits(b)) : (fbits(a) & fbits(b));  // -0 < +0
     else r = fbits(mn ? std::fmin(a, b) : std::fmax(a, b));
+    if (xs && r != 0x7fffffff) {
+      auto rawSign = [&](size_t i) {
+        const Operand& o = e.op(i);
+        if (o.kind == OpndKind::FImm) return std::signbit(o.fimm) ? 0x80000000u : 0u;
+        Operand raw = o;
+        raw.neg = raw.abs = false;
+        return e.u32(l, raw) & 0x80000000u;
+      };
+      r = (r & 0x7fffffffu) | (rawSign(1) ^ rawSign(2));
+    }
     e.set(l, e.op(0), r);
   });
 }
@@ -130,13 +145,20 @@ void op_fchk(Exec& e) {
   e.each([&](int l) {
     float a = e.f32(l, e.op(1)), b = e.f32(l, e.op(2));
     bool slow = true;
-    if (std::isnormal(b) && (a == 0 || std::isnormal(a))) {
-      int ea = a == 0 ? 0 : std::ilogb(a), eb = std::ilogb(b);
-      slow = eb < -124 || eb > 124 || (a != 0 && (ea < -100 || ea > 125 || ea - eb < -100 || ea - eb > 100));
+    // A zero dividend goes to the slow path too: the fast path's first FFMA (a * r + RZ)
+    // would turn -0 / b into +0.
+    if (std::isnormal(b) && std::isnormal(a)) {
+      int ea = std::ilogb(a), eb = std::ilogb(b);
+      slow = eb < -124 || eb > 124 || ea < -100 || ea > 125 || ea - eb < -100 || ea - eb > 100;
     }
     e.setp(l, e.op(0), slow);
   });
 }
+
+namespace {
+const FpFormat& format_of(const std::string& t);
+double float_in(const Exec& e, int l, const std::string& t, size_t i, bool ftz_f32);
+}  // namespace
 
 void op_mufu(Exec& e) {
   std::string f = e.in.pick({"EX2", "LG2", "RCP", "RSQ", "SIN", "COS", "SQRT", "TANH", "RCP64H", "RSQ64H"});
@@ -150,6 +172,16 @@ void op_mufu(Exec& e) {
       if (e.op(1).abs) x = std::fabs(x);
       double r = f == "RCP64H" ? 1.0 / x : 1.0 / std::sqrt(x);
       e.set(l, e.op(0), static_cast<uint32_t>(std::bit_cast<uint64_t>(r) >> 32));
+      return;
+    }
+    if (e.in.has("F16") || e.in.has("BF16")) {
+      // MUFU.EX2/TANH.F16/.BF16: the low (or .H1 high) half, result rounded to the same
+      // format in the low 16 bits (the upper 16 bits written as zero).
+      std::string ty = e.in.has("F16") ? "F16" : "BF16";
+      double hx = float_in(e, l, ty, 1, false);
+      double hr = f == "EX2" ? std::exp2(hx) : f == "TANH" ? std::tanh(hx) : NAN;
+      if (f != "EX2" && f != "TANH") e.trap("MUFU." + f + "." + ty + " is not modelled");
+      e.set(l, e.op(0), static_cast<uint32_t>(round_double(hr, format_of(ty), 0)));
       return;
     }
     float x = ftz(e.f32(l, e.op(1)));
@@ -237,53 +269,153 @@ void op_dmnmx(Exec& e) {
 
 // ---- half precision (pairs) ---------------------------------------------------------------
 namespace {
-// The two halves of a source: (lo, hi). Suffix H0_H0 / H1_H1 broadcasts one half; a pair of
-// float immediates is printed high half first (HW: "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08" sets
-// R8 = 1, observed in ptxas output for a constant 1).
-void halves(const Exec& e, int l, size_t i, float h[2]) {
+// An exact binary value: (-1)^neg * n * 2^e, or an infinity / NaN.
+struct XVal {
+  bool neg = false;
+  unsigned __int128 n = 0;
+  int e = 0;
+  int cls = 0;  // 0 finite, 1 infinite, 2 NaN
+};
+
+XVal decode(uint64_t bits, const FpFormat& f) {
+  XVal x;
+  int fb = f.p - 1;
+  uint64_t maxExp = (uint64_t{1} << f.ebits) - 1;
+  uint64_t ex = (bits >> fb) & maxExp, frac = bits & ((uint64_t{1} << fb) - 1);
+  x.neg = (bits >> (fb + f.ebits)) & 1;
+  int bias = (1 << (f.ebits - 1)) - 1;
+  if (ex == maxExp) {
+    x.cls = frac ? 2 : 1;
+    return x;
+  }
+  x.n = ex ? (frac | (uint64_t{1} << fb)) : frac;
+  x.e = (ex ? static_cast<int>(ex) : 1) - bias - fb;
+  return x;
+}
+
+bool is_subnormal_bits(uint64_t bits, const FpFormat& f) {
+  uint64_t maxExp = (uint64_t{1} << f.ebits) - 1;
+  return ((bits >> (f.p - 1)) & maxExp) == 0 && (bits & ((uint64_t{1} << (f.p - 1)) - 1)) != 0;
+}
+
+uint64_t canonical_nan(const FpFormat& f) { return (uint64_t{1} << (f.p - 1 + f.ebits)) - 1; }
+
+// a * b + c computed exactly, rounded once into `out` (round to nearest even).
+uint64_t fma_exact(XVal a, XVal b, XVal c, const FpFormat& out) {
+  uint64_t inf = ((uint64_t{1} << out.ebits) - 1) << (out.p - 1), sbit = uint64_t{1} << (out.p - 1 + out.ebits);
+  if (a.cls == 2 || b.cls == 2 || c.cls == 2) return canonical_nan(out);
+  bool pneg = a.neg != b.neg;
+  bool pinf = a.cls == 1 || b.cls == 1;
+  if (pinf && ((a.cls == 0 && a.n == 0) || (b.cls == 0 && b.n == 0))) return canonical_nan(out);
+  if (pinf || c.cls == 1) {
+    if (pinf && c.cls == 1 && pneg != c.neg) return canonical_nan(out);
+    return (pinf ? (pneg ? sbit : 0) : (c.neg ? sbit : 0)) | inf;
+  }
+  unsigned __int128 pn = a.n * b.n;
+  int pe = a.e + b.e;
+  if (pn == 0 && c.n == 0) return (pneg && c.neg) ? sbit : 0;
+  if (pn == 0) return round_exact(c.neg, c.n, c.e, out, 0);
+  if (c.n == 0) return round_exact(pneg, pn, pe, out, 0);
+  // Align to the smaller exponent; a gap beyond 100 bits leaves the smaller as a sticky bit.
+  bool swap = pe < c.e;
+  unsigned __int128 bn = swap ? c.n : pn, sn = swap ? pn : c.n;
+  int be = swap ? c.e : pe, se = swap ? pe : c.e;
+  bool bneg = swap ? c.neg : pneg, sneg = swap ? pneg : c.neg;
+  int gap = be - se;
+  unsigned __int128 big, small;
+  int e;
+  if (gap > 100) {
+    big = bn << 2;
+    small = 1;
+    e = be - 2;
+  } else {
+    big = bn << gap;
+    small = sn;
+    e = se;
+  }
+  if (bneg == sneg) return round_exact(bneg, big + small, e, out, 0);
+  if (big == small) return 0;  // x - x = +0 when rounding to nearest
+  return big > small ? round_exact(bneg, big - small, e, out, 0) : round_exact(sneg, small - big, e, out, 0);
+}
+
+// The two 16-bit halves of a source: (lo, hi) as bits of `f`. Suffix H0_H0 / H1_H1 broadcasts
+// one half; |x| and -x act on each half's sign bit. A float immediate is converted to `f`.
+void halves(const Exec& e, int l, size_t i, const FpFormat& f, uint64_t h[2]) {
   const Operand& o = e.op(i);
   if (o.kind == OpndKind::FImm) {
-    h[0] = h[1] = static_cast<float>(o.fimm);
-  } else {
-    Operand raw = o;
-    raw.neg = raw.abs = false;
-    uint32_t v = e.u32(l, raw);
-    uint16_t lo = static_cast<uint16_t>(v), hi = static_cast<uint16_t>(v >> 16);
-    if (o.suffix == "H0_H0") hi = lo;
-    else if (o.suffix == "H1_H1") lo = hi;
-    else if (!o.suffix.empty() && o.suffix != "F32") e.trap("half selector ." + o.suffix + " is not modelled");
-    h[0] = half_to_float(lo);
-    h[1] = half_to_float(hi);
+    h[0] = h[1] = round_double(o.fimm, f, 0);
+    return;
   }
+  Operand raw = o;
+  raw.neg = raw.abs = false;
+  uint32_t v = e.u32(l, raw);
+  uint16_t lo = static_cast<uint16_t>(v), hi = static_cast<uint16_t>(v >> 16);
+  if (o.suffix == "H0_H0") hi = lo;
+  else if (o.suffix == "H1_H1") lo = hi;
+  else if (!o.suffix.empty() && o.suffix != "F32") e.trap("half selector ." + o.suffix + " is not modelled");
+  h[0] = lo;
+  h[1] = hi;
   for (int k = 0; k < 2; ++k) {
-    if (o.abs) h[k] = std::fabs(h[k]);
-    if (o.neg) h[k] = -h[k];
+    if (o.abs) h[k] &= 0x7fff;
+    if (o.neg) h[k] ^= 0x8000;
   }
 }
 
+// HADD2/HMUL2/HFMA2[.BF16_V2][.F32][.FTZ][.SAT]: per half a*b+c (add: a*1+c; mul: a*b+(-0)),
+// each rounded once to nearest even (computed exactly). .FTZ flushes subnormal inputs and
+// results; .SAT clamps to [0, 1] (NaN to +0); .F32 gives the low half's result as one f32.
+// Sources in order: a register operand is one source; float immediates come in pairs, high
+// half first, and a pair is one source. HW: the forms HFMA2.MMA d, a, b, imm_hi, imm_lo (c an
+// immediate pair, "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08") and HFMA2.MMA d, a, imm_hi, imm_lo, c
+// (b an immediate pair, "HFMA2.MMA R7, R4, 1, 1, R7" = a + c in cuda-samples' fp16ScalarProduct)
+// are both in ptxas 13.0 output (sm90_forms.def rows 0x435 and 0x835).
 void half_op(Exec& e, int kind) {  // 0 add, 1 mul, 2 fma
-  bool f32 = e.in.has("F32");
+  bool f32 = e.in.has("F32"), ftzOn = e.in.has("FTZ"), sat = e.in.has("SAT");
+  const FpFormat& f = e.in.has("BF16_V2") ? kBF16 : kF16;
+  const FpFormat& out = f32 ? kF32 : f;
   size_t n = e.nops();
   e.each([&](int l) {
-    float a[2], b[2], c[2] = {0, 0};
-    halves(e, l, 1, a);
-    halves(e, l, 2, b);
-    if (kind == 2) {
-      if (n == 5 && e.op(3).kind == OpndKind::FImm && e.op(4).kind == OpndKind::FImm) {
-        c[1] = static_cast<float>(e.op(3).fimm);
-        c[0] = static_cast<float>(e.op(4).fimm);
+    uint64_t src[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    size_t i = 1;
+    int nsrc = kind == 2 ? 3 : 2;
+    for (int k = 0; k < nsrc; ++k) {
+      if (i >= n) e.trap("half-precision instruction with too few sources");
+      if (e.op(i).kind == OpndKind::FImm) {
+        if (i + 1 >= n || e.op(i + 1).kind != OpndKind::FImm) e.trap("half immediate without its pair");
+        src[k][1] = round_double(e.op(i).fimm, f, 0);
+        src[k][0] = round_double(e.op(i + 1).fimm, f, 0);
+        i += 2;
       } else {
-        halves(e, l, 3, c);
+        halves(e, l, i, f, src[k]);
+        i += 1;
       }
     }
-    double r[2];
-    for (int k = 0; k < 2; ++k)
-      r[k] = kind == 0 ? double{a[k]} + b[k] : kind == 1 ? double{a[k]} * b[k] : std::fma(double{a[k]}, b[k], c[k]);
-    if (f32) {
-      e.set(l, e.op(0), fbits(static_cast<float>(r[0])));
-    } else {
-      e.set(l, e.op(0), uint32_t{double_to_half(r[0])} | uint32_t{double_to_half(r[1])} << 16);
+    if (i != n) e.trap("half-precision instruction with extra operands");
+    uint64_t a[2] = {src[0][0], src[0][1]}, b[2] = {src[1][0], src[1][1]}, c[2] = {0x8000, 0x8000};
+    if (kind == 2) {
+      c[0] = src[2][0];
+      c[1] = src[2][1];
+    } else if (kind == 0) {
+      c[0] = b[0];
+      c[1] = b[1];
+      b[0] = b[1] = f.p == 11 ? 0x3c00 : 0x3f80;  // 1.0
     }
+    uint64_t r[2];
+    for (int k = 0; k < 2; ++k) {
+      if (ftzOn)
+        for (uint64_t* x : {&a[k], &b[k], &c[k]})
+          if (is_subnormal_bits(*x, f)) *x &= 0x8000;
+      r[k] = fma_exact(decode(a[k], f), decode(b[k], f), decode(c[k], f), out);
+      if (ftzOn && is_subnormal_bits(r[k], out)) r[k] &= uint64_t{1} << (out.p - 1 + out.ebits);
+      if (sat) {
+        XVal x = decode(r[k], out);
+        uint64_t one = uint64_t{(1u << (out.ebits - 1)) - 1} << (out.p - 1);
+        if (x.cls == 2 || x.neg || (x.cls == 0 && x.n == 0)) r[k] = 0;
+        else if (x.cls == 1 || r[k] > one) r[k] = one;
+      }
+    }
+    if (f32) e.set(l, e.op(0), static_cast<uint32_t>(r[0]));
+    else e.set(l, e.op(0), static_cast<uint32_t>(r[0] | r[1] << 16));
   });
 }
 }  // namespace
@@ -291,6 +423,46 @@ void half_op(Exec& e, int kind) {  // 0 add, 1 mul, 2 fma
 void op_hadd2(Exec& e) { half_op(e, 0); }
 void op_hmul2(Exec& e) { half_op(e, 1); }
 void op_hfma2(Exec& e) { half_op(e, 2); }
+
+// HMNMX2[.BF16_V2][.FTZ][.NAN][.XORSIGN] d, a, b, P: per half as FMNMX (P = min, !P = max; a
+// NaN operand gives the other, two NaNs (or any with .NAN) the canonical NaN 0x7fff).
+void op_hmnmx2(Exec& e) {
+  bool ftzOn = e.in.has("FTZ"), nan = e.in.has("NAN"), xs = e.in.has("XORSIGN");
+  const FpFormat& f = e.in.has("BF16_V2") ? kBF16 : kF16;
+  e.each([&](int l) {
+    uint64_t a[2], b[2], ra[2], rb[2];
+    halves(e, l, 1, f, a);
+    halves(e, l, 2, f, b);
+    Operand oa = e.op(1), ob = e.op(2);
+    oa.abs = oa.neg = ob.abs = ob.neg = false;
+    uint32_t rawA = oa.kind == OpndKind::FImm ? 0 : e.u32(l, oa), rawB = ob.kind == OpndKind::FImm ? 0 : e.u32(l, ob);
+    ra[0] = rawA & 0xffff; ra[1] = rawA >> 16;
+    rb[0] = rawB & 0xffff; rb[1] = rawB >> 16;
+    if (e.op(1).suffix == "H0_H0") ra[1] = ra[0];
+    if (e.op(1).suffix == "H1_H1") ra[0] = ra[1];
+    if (e.op(2).suffix == "H0_H0") rb[1] = rb[0];
+    if (e.op(2).suffix == "H1_H1") rb[0] = rb[1];
+    bool mn = e.pred(l, e.op(3));
+    uint64_t r[2];
+    for (int k = 0; k < 2; ++k) {
+      if (ftzOn) {
+        if (is_subnormal_bits(a[k], f)) a[k] &= 0x8000;
+        if (is_subnormal_bits(b[k], f)) b[k] &= 0x8000;
+      }
+      XVal x = decode(a[k], f), y = decode(b[k], f);
+      double dx = x.cls == 2 ? NAN : x.cls == 1 ? (x.neg ? -INFINITY : INFINITY) : std::ldexp(static_cast<double>(static_cast<uint64_t>(x.n)), x.e) * (x.neg ? -1 : 1);
+      double dy = y.cls == 2 ? NAN : y.cls == 1 ? (y.neg ? -INFINITY : INFINITY) : std::ldexp(static_cast<double>(static_cast<uint64_t>(y.n)), y.e) * (y.neg ? -1 : 1);
+      if (x.cls == 2 && y.cls == 2) r[k] = 0x7fff;
+      else if (nan && (x.cls == 2 || y.cls == 2)) r[k] = 0x7fff;
+      else if (x.cls == 2) r[k] = b[k];
+      else if (y.cls == 2) r[k] = a[k];
+      else if (dx == dy) r[k] = mn ? (a[k] | b[k]) : (a[k] & b[k]);
+      else r[k] = (mn ? dx < dy : dx > dy) ? a[k] : b[k];
+      if (xs && r[k] != 0x7fff) r[k] = (r[k] & 0x7fff) | ((ra[k] ^ rb[k]) & 0x8000);
+    }
+    e.set(l, e.op(0), static_cast<uint32_t>(r[0] | r[1] << 16));
+  });
+}
 
 // ---- conversions --------------------------------------------------------------------------
 namespace {
@@ -315,46 +487,59 @@ bool is_signed(const std::string& t) { return t[0] == 'S'; }
 int bits_of(const std::string& t) { return std::stoi(t.substr(1)); }
 }  // namespace
 
-// I2F[.Fdst][.Isrc][.rnd] d, a   (defaults F32 and S32); I2FP.F32.{S32,U32}
+namespace {
+const FpFormat& format_of(const std::string& t) {
+  return t == "F16" ? kF16 : t == "BF16" ? kBF16 : t == "F64" ? kF64 : kF32;
+}
+// A source of float type `t` (low bits of the register for F16/BF16) as a double, exactly.
+double float_in(const Exec& e, int l, const std::string& t, size_t i, bool ftz_f32) {
+  if (t == "F64") return e.f64(l, e.op(i));
+  if (t == "F32") return ftz_f32 ? ftz(e.f32(l, e.op(i))) : e.f32(l, e.op(i));
+  Operand raw = e.op(i);
+  raw.neg = raw.abs = false;
+  uint32_t v = e.u32(l, raw);
+  if (e.op(i).suffix == "H1") v >>= 16;
+  uint16_t h = static_cast<uint16_t>(v);
+  if (e.op(i).abs) h &= 0x7fff;
+  if (e.op(i).neg) h ^= 0x8000;
+  return t == "F16" ? static_cast<double>(half_to_float(h)) : static_cast<double>(bf16_to_float(h));
+}
+void set_float(Exec& e, int l, const std::string& t, uint64_t bits) {
+  if (t == "F64") e.set64(l, e.op(0), bits);
+  else e.set(l, e.op(0), static_cast<uint32_t>(bits));
+}
+}  // namespace
+
+// I2F[.Fdst][.Isrc][.rnd] d, a (defaults F32 and S32); I2FP.F32.{S32,U32}. The integer (the
+// low 8/16/32 bits or the pair, by the source type) is rounded once into the destination.
 void op_i2f(Exec& e) {
   Types t = types(e.in);
   std::string dt = t.f.empty() ? "F32" : t.f, st = t.i.empty() ? "S32" : t.i;
-  RoundScope rs(rnd(e.in));
+  int mode = mode_of(rnd(e.in));
   e.each([&](int l) {
     const Operand& src = e.op(1);
     int nb = bits_of(st);
     uint64_t raw = nb == 64 ? e.u64(l, src) : e.u32(l, src);
     if (nb < 64) raw &= (nb == 32 ? 0xffffffffull : ((1ull << nb) - 1));
-    int64_t sv = 0;
-    if (is_signed(st)) sv = nb == 64 ? static_cast<int64_t>(raw) : (static_cast<int64_t>(raw << (64 - nb)) >> (64 - nb));
-    if (dt == "F64") {
-      volatile double d = is_signed(st) ? static_cast<double>(sv) : static_cast<double>(raw);
-      e.set64(l, e.op(0), std::bit_cast<uint64_t>(static_cast<double>(d)));
-    } else if (dt == "F32") {
-      volatile float f = is_signed(st) ? static_cast<float>(sv) : static_cast<float>(raw);
-      e.set(l, e.op(0), fbits(f));
-    } else if (dt == "F16") {
-      if (rnd(e.in) != "RN") e.trap("I2F.F16 with directed rounding is not modelled");
-      double d = is_signed(st) ? static_cast<double>(sv) : static_cast<double>(raw);
-      e.set(l, e.op(0), double_to_half(d));
-    } else {
-      e.trap("I2F to " + dt + " is not modelled");
+    bool neg = false;
+    uint64_t mag = raw;
+    if (is_signed(st)) {
+      int64_t sv = nb == 64 ? static_cast<int64_t>(raw) : (static_cast<int64_t>(raw << (64 - nb)) >> (64 - nb));
+      neg = sv < 0;
+      mag = neg ? 0 - static_cast<uint64_t>(sv) : static_cast<uint64_t>(sv);
     }
+    set_float(e, l, dt, round_exact(neg, mag, 0, format_of(dt), mode));
   });
 }
 
-// F2I[.Idst][.Fsrc][.TRUNC|.FLOOR|.CEIL][.NTZ] d, a (defaults S32 and F32, round to nearest
-// even). Out-of-range values saturate, NaN converts to 0 (PTX cvt semantics).
+// F2I[.FTZ][.Idst][.Fsrc][.TRUNC|.FLOOR|.CEIL][.NTZ] d, a (defaults S32 and F32, round to
+// nearest even). Out-of-range values saturate, NaN converts to 0 (PTX cvt semantics).
 void op_f2i(Exec& e) {
   Types t = types(e.in);
   std::string it = t.i.empty() ? "S32" : t.i, ft = t.f.empty() ? "F32" : t.f;
   std::string mode = e.in.pick({"TRUNC", "FLOOR", "CEIL"});
   e.each([&](int l) {
-    double x;
-    if (ft == "F64") x = e.f64(l, e.op(1));
-    else if (ft == "F32") x = e.in.has("FTZ") ? ftz(e.f32(l, e.op(1))) : e.f32(l, e.op(1));
-    else if (ft == "F16") x = half_to_float(static_cast<uint16_t>(e.u32(l, e.op(1))));
-    else e.trap("F2I from " + ft + " is not modelled");
+    double x = float_in(e, l, ft, 1, e.in.has("FTZ"));
     double r = mode == "TRUNC" ? std::trunc(x) : mode == "FLOOR" ? std::floor(x) : mode == "CEIL" ? std::ceil(x)
              : std::nearbyint(x);
     int nb = bits_of(it);
@@ -374,31 +559,60 @@ void op_f2i(Exec& e) {
   });
 }
 
-// F2F.Fdst.Fsrc[.rnd][.FTZ][.SAT] d, a
+// F2F[.FTZ].Fdst.Fsrc[.rnd][.SAT] d, a: the source value rounded once into the destination
+// format in the rounding mode; .FTZ flushes a subnormal f32 source and f32 result.
 void op_f2f(Exec& e) {
   std::vector<std::string> ts;
   for (const auto& m : e.in.mods)
     if (m == "F16" || m == "F32" || m == "F64" || m == "BF16") ts.push_back(m);
   if (ts.size() != 2) e.trap("F2F needs destination and source types");
   const std::string &dt = ts[0], &st = ts[1];
-  RoundScope rs(rnd(e.in));
+  int mode = mode_of(rnd(e.in));
   bool z = e.in.has("FTZ");
   e.each([&](int l) {
-    double x;
-    if (st == "F64") x = e.f64(l, e.op(1));
-    else if (st == "F32") x = z ? ftz(e.f32(l, e.op(1))) : e.f32(l, e.op(1));
-    else if (st == "F16") x = half_to_float(static_cast<uint16_t>(e.u32(l, e.op(1))));
-    else x = bitsf(e.u32(l, e.op(1)) << 16);
+    double x = float_in(e, l, st, 1, z);
     if (e.in.has("SAT")) x = std::isnan(x) ? 0.0 : std::fmin(std::fmax(x, 0.0), 1.0);
-    if (dt == "F64") e.set64(l, e.op(0), std::bit_cast<uint64_t>(x));
-    else if (dt == "F32") { volatile float f = static_cast<float>(x); e.set(l, e.op(0), fbits(z ? ftz(f) : f)); }
-    else if (dt == "F16") {
-      if (rnd(e.in) != "RN") e.trap("F2F.F16 with directed rounding is not modelled");
-      e.set(l, e.op(0), double_to_half(x));
-    } else {
-      if (rnd(e.in) != "RN") e.trap("F2F.BF16 with directed rounding is not modelled");
-      e.set(l, e.op(0), float_to_bf16(static_cast<float>(x)));
-    }
+    uint64_t bits = round_double(x, format_of(dt), mode);
+    if (z && dt == "F32" && is_subnormal_bits(bits, kF32)) bits &= 0x80000000u;
+    set_float(e, l, dt, bits);
+  });
+}
+
+// I2I.<dst>.S32.SAT d, a: the s32 a clamped to the range of the 8/16-bit destination type,
+// written sign-extended (signed) or zero-extended (HW: ptxas selects it for cvt.sat.s8.s32
+// and friends; the bits above the destination width are not read by its consumers).
+void op_i2i(Exec& e) {
+  Types t = types(e.in);
+  if (t.i.empty() || !e.in.has("SAT")) e.trap("I2I without a destination type and .SAT is not modelled");
+  int nb = bits_of(t.i);
+  bool sg = is_signed(t.i);
+  int64_t lo = sg ? -(int64_t{1} << (nb - 1)) : 0, hi = sg ? (int64_t{1} << (nb - 1)) - 1 : (int64_t{1} << nb) - 1;
+  e.each([&](int l) {
+    int64_t v = static_cast<int32_t>(e.u32(l, e.op(1)));
+    v = std::min(std::max(v, lo), hi);
+    e.set(l, e.op(0), static_cast<uint32_t>(v));
+  });
+}
+
+// F2IP.{U8,S8}.F32[.TRUNC][.NTZ][.RELU] d, a, b, c: a and b converted to 8-bit integers
+// (round to nearest even or toward zero, saturating, NaN to 0, .RELU negatives to 0), d =
+// c's upper half | conv(a) << 8 | conv(b). GUESS: the byte order and the merge with c (ptxas
+// uses it as `F2IP.U8.F32 d, RZ, x, RZ` for cvt.rni.u8.f32, whose consumers read the low
+// byte only); .H1 on c is not modelled.
+void op_f2ip(Exec& e) {
+  bool sg = e.in.has("S8"), trunc = e.in.has("TRUNC"), relu = e.in.has("RELU");
+  if (!e.op(3).suffix.empty()) e.trap("F2IP with a selector on c is not modelled");
+  e.each([&](int l) {
+    auto conv = [&](float x) -> uint32_t {
+      if (std::isnan(x)) return 0;
+      double r = trunc ? std::trunc(x) : std::nearbyint(static_cast<double>(x));
+      if (relu && r < 0) r = 0;
+      double lo = sg ? -128 : 0, hi = sg ? 127 : 255;
+      r = std::min(std::max(r, lo), hi);
+      return static_cast<uint32_t>(static_cast<int32_t>(r)) & 0xff;
+    };
+    uint32_t c = e.u32(l, e.op(3));
+    e.set(l, e.op(0), (c & 0xffff0000u) | conv(e.f32(l, e.op(1))) << 8 | conv(e.f32(l, e.op(2))));
   });
 }
 
@@ -418,15 +632,44 @@ void op_frnd(Exec& e) {
   });
 }
 
-// F2FP.{F16,BF16}.F32.PACK_AB d, a, b: d.hi = convert(a), d.lo = convert(b).
+// F2FP[.SATFINITE][.RELU].{F16,BF16}.F32.PACK_AB|MERGE_C[.RZ] d, a, b: d.hi = convert(a), d.lo =
+// convert(b), each rounded once (nearest even, or toward zero with .RZ). .RELU turns negative
+// results into +0; .SATFINITE turns infinities into the largest finite value of their sign.
+// GUESS: both keep a NaN a (canonical) NaN.
 void op_f2fp(Exec& e) {
-  bool bf = e.in.has("BF16");
-  if (!e.in.has("PACK_AB")) e.trap("F2FP without PACK_AB is not modelled");
-  if (rnd(e.in) != "RN") e.trap("F2FP with directed rounding is not modelled");
+  if (e.in.has("TF32")) {
+    // F2FP.TF32.F32.PACK_B[.RZ] d, b: b rounded to 10 fraction bits (nearest even or toward
+    // zero), the low 13 bits cleared; inf stays inf. GUESS: a NaN gives 0x7fffe000.
+    bool rz = e.in.has("RZ");
+    e.each([&](int l) {
+      uint32_t a = e.u32(l, e.op(1));
+      float x = bitsf(a);
+      uint32_t r;
+      if (std::isnan(x)) r = 0x7fffe000u;
+      else if (std::isinf(x) || rz) r = a & 0xffffe000u;
+      else r = (a + 0xfffu + ((a >> 13) & 1)) & 0xffffe000u;
+      e.set(l, e.op(0), r);
+    });
+    return;
+  }
+  const FpFormat& f = e.in.has("BF16") ? kBF16 : kF16;
+  bool merge = e.in.has("MERGE_C");
+  if (!e.in.has("PACK_AB") && !merge) e.trap("F2FP without PACK_AB or MERGE_C is not modelled");
+  if (merge && !e.op(2).suffix.empty()) e.trap("F2FP.MERGE_C with a selector on c is not modelled");
+  int mode = e.in.has("RZ") ? 1 : 0;
+  bool relu = e.in.has("RELU"), satf = e.in.has("SATFINITE");
   e.each([&](int l) {
-    float a = e.f32(l, e.op(1)), b = e.f32(l, e.op(2));
-    uint32_t ha = bf ? float_to_bf16(a) : double_to_half(a), hb = bf ? float_to_bf16(b) : double_to_half(b);
-    e.set(l, e.op(0), ha << 16 | hb);
+    auto conv = [&](float x) -> uint32_t {
+      uint64_t b = round_double(x, f, mode);
+      if (std::isnan(x)) return static_cast<uint32_t>(canonical_nan(f));
+      if (relu && (b & 0x8000)) b = 0;
+      if (satf && (b & 0x7fff) == static_cast<uint64_t>(((1u << f.ebits) - 1) << (f.p - 1))) b = (b & 0x8000) | ((b & 0x7fff) - 1);
+      return static_cast<uint32_t>(b);
+    };
+    // MERGE_C d, b, c: the low half converted from b, the high half c's (GUESS: ptxas uses it
+    // with c = RZ for scalar conversions, whose consumers read the low half only).
+    if (merge) e.set(l, e.op(0), (e.u32(l, e.op(2)) & 0xffff0000u) | conv(e.f32(l, e.op(1))));
+    else e.set(l, e.op(0), conv(e.f32(l, e.op(1))) << 16 | conv(e.f32(l, e.op(2))));
   });
 }
 

@@ -151,10 +151,20 @@ void op_lop3(Exec& e) {
 }
 
 // PLOP3.LUT Pd0, Pd1, a, b, c, lut0, lut1
+// PLOP3.LUT Pd, Pd2, a, b, c, lut, lut2. The sources are predicates, or (opcode form 0x21f)
+// registers read as their sign bit, `R18.SIGN` (HW: ptxas 13.0 selects that form for
+// add.sat.s32 overflow tests; checked by the int32_ops exec test on ptxas's cubin).
 void op_plop3(Exec& e) {
   if (e.nops() != 7) e.trap("PLOP3 operand count");
+  auto in = [&](int l, const Operand& o) {
+    if (o.kind == OpndKind::Reg) {
+      if (o.suffix != "SIGN") e.trap("PLOP3 register source without .SIGN");
+      return static_cast<int32_t>(e.u32(l, o)) < 0;
+    }
+    return e.pred(l, o);
+  };
   e.each([&](int l) {
-    uint32_t a = e.pred(l, e.op(2)) ? ~0u : 0, b = e.pred(l, e.op(3)) ? ~0u : 0, c = e.pred(l, e.op(4)) ? ~0u : 0;
+    uint32_t a = in(l, e.op(2)) ? ~0u : 0, b = in(l, e.op(3)) ? ~0u : 0, c = in(l, e.op(4)) ? ~0u : 0;
     e.setp(l, e.op(0), lut3(a, b, c, e.u32(l, e.op(5)) & 0xff) & 1);
     e.setp(l, e.op(1), lut3(a, b, c, e.u32(l, e.op(6)) & 0xff) & 1);
   });
@@ -186,14 +196,77 @@ void op_shf(Exec& e) {
 }
 
 // IMNMX / VIMNMX d, a, b, Pmax? : PT selects min, !PT max (HW: VIMNMX ..., !PT computes max in
-// ptxas's loop-trip code). Signed unless .U32.
+// ptxas's loop-trip code). Signed unless .U32. .U16x2 / .S16x2 work on the two 16-bit halves
+// independently (HW: ptxas 13.0 selects VIMNMX.S16x2 / .U16x2 for min/max.s16/.u16 and
+// .s16x2/.u16x2); .RELU clamps a negative (signed) result to 0 (ptxas: min.relu.s32).
+// Checked by the minmax and int16 exec tests on ptxas's cubins.
 void op_imnmx(Exec& e) {
-  bool u = e.in.has("U32");
+  bool u = e.in.has("U32"), relu = e.in.has("RELU");
+  bool h2 = e.in.has("U16x2") || e.in.has("S16x2"), hu = e.in.has("U16x2");
   e.each([&](int l) {
     uint32_t a = e.i32(l, e.op(1)), b = e.i32(l, e.op(2));
     bool mn = e.pred(l, e.op(3));
+    uint32_t r = 0;
+    if (h2) {
+      for (int k = 0; k < 2; ++k) {
+        uint32_t x = a >> (16 * k) & 0xffff, y = b >> (16 * k) & 0xffff;
+        bool less = hu ? x < y : static_cast<int16_t>(x) < static_cast<int16_t>(y);
+        uint32_t v = mn ? (less ? x : y) : (less ? y : x);
+        if (relu && !hu && static_cast<int16_t>(v) < 0) v = 0;
+        r |= v << (16 * k);
+      }
+    } else {
+      bool less = u ? a < b : static_cast<int32_t>(a) < static_cast<int32_t>(b);
+      r = mn ? (less ? a : b) : (less ? b : a);
+      if (relu && !u && static_cast<int32_t>(r) < 0) r = 0;
+    }
+    e.set(l, e.op(0), r);
+  });
+}
+
+// VABSDIFF[.U32] d, a, b, c : |a - b| + c (mod 2^32), the difference taken of signed values
+// unless .U32. HW: ptxas 13.0 selects it for sad.s32 / sad.u32 (PTX: d = c + |a - b|);
+// checked by the int_ext exec test on ptxas's cubin.
+void op_vabsdiff(Exec& e) {
+  bool u = e.in.has("U32");
+  e.each([&](int l) {
+    uint32_t a = e.i32(l, e.op(1)), b = e.i32(l, e.op(2)), c = e.i32(l, e.op(3));
     bool less = u ? a < b : static_cast<int32_t>(a) < static_cast<int32_t>(b);
-    e.set(l, e.op(0), mn ? (less ? a : b) : (less ? b : a));
+    e.set(l, e.op(0), (less ? b - a : a - b) + c);
+  });
+}
+
+// IDP.4A.{U8,S8}.{U8,S8} d, a, b, c : c + sum of the four byte products a.bi * b.bi.
+// IDP.2A.{LO,HI}.{U16,S16}.{U8,S8} d, a, b, c : c + a.h0 * b.b(0|2) + a.h1 * b.b(1|3), the
+// bytes of b from its low (.LO) or high (.HI) half. Signedness per source as named.
+// HW: ptxas 13.0 selects these for dp4a.atype.btype / dp2a.{lo,hi}.atype.btype (PTX ISA
+// defines the arithmetic); checked by the int_ext exec test on ptxas's cubin.
+void op_idp(Exec& e) {
+  bool four = e.in.has("4A"), hi = e.in.has("HI");
+  // Modifier order is A-type then B-type: .4A.S8.U8 / .2A.LO.S16.U8.
+  std::vector<std::string> types;
+  for (const auto& m : e.in.mods)
+    if (m == "U8" || m == "S8" || m == "U16" || m == "S16") types.push_back(m);
+  if (types.size() != 2) e.trap("IDP needs two source types");
+  bool sa = types[0][0] == 'S';
+  bool sb = types[1][0] == 'S';
+  e.each([&](int l) {
+    uint32_t a = e.i32(l, e.op(1)), b = e.i32(l, e.op(2)), c = e.i32(l, e.op(3));
+    int64_t sum = 0;
+    auto bytev = [&](uint32_t v, int i, bool s) -> int64_t {
+      uint32_t x = v >> (8 * i) & 0xff;
+      return s ? static_cast<int8_t>(x) : static_cast<int64_t>(x);
+    };
+    if (four) {
+      for (int i = 0; i < 4; ++i) sum += bytev(a, i, sa) * bytev(b, i, sb);
+    } else {
+      for (int i = 0; i < 2; ++i) {
+        uint32_t x = a >> (16 * i) & 0xffff;
+        int64_t av = sa ? static_cast<int16_t>(x) : static_cast<int64_t>(x);
+        sum += av * bytev(b, i + (hi ? 2 : 0), sb);
+      }
+    }
+    e.set(l, e.op(0), static_cast<uint32_t>(static_cast<uint64_t>(sum)) + c);
   });
 }
 
@@ -207,6 +280,23 @@ void op_viaddmnmx(Exec& e) {
     bool mn = e.pred(l, e.op(4));
     bool less = u ? a < b : static_cast<int32_t>(a) < static_cast<int32_t>(b);
     e.set(l, e.op(0), mn ? (less ? a : b) : (less ? b : a));
+  });
+}
+
+// VIMNMX3 d, a, b, c, Pmin : min (PT) or max (!PT) of three, signed unless .U32.
+// HW: ptxas 13.0 emits "@P1 VIMNMX3 R10, R10, R13, R12, PT" for MIN(MIN(left, up), right) in
+// Rodinia's pathfinder (corpus run, see README); .RELU and the 16x2 forms are not modelled.
+void op_vimnmx3(Exec& e) {
+  bool u = e.in.has("U32");
+  e.each([&](int l) {
+    uint32_t v[3] = {e.i32(l, e.op(1)), e.i32(l, e.op(2)), e.i32(l, e.op(3))};
+    bool mn = e.pred(l, e.op(4));
+    uint32_t r = v[0];
+    for (int k = 1; k < 3; ++k) {
+      bool less = u ? v[k] < r : static_cast<int32_t>(v[k]) < static_cast<int32_t>(r);
+      if (less == mn && v[k] != r) r = v[k];
+    }
+    e.set(l, e.op(0), r);
   });
 }
 
@@ -277,8 +367,10 @@ void op_popc(Exec& e) {
 
 // FLO.U32/S32 d, a: bit index of the most significant 1 (of the first bit differing from the
 // sign for S32), 0xffffffff if none; .SH returns 31 - index (a leading-zero count).
+// FLO[.U32][.SH]: signed unless .U32 (nvdisasm prints no .S32: `FLO R7, R2` is ptxas's
+// bfind.s32), a negative value searched for its most significant 0.
 void op_flo(Exec& e) {
-  bool s = e.in.has("S32"), sh = e.in.has("SH");
+  bool s = !e.in.has("U32"), sh = e.in.has("SH");
   e.each([&](int l) {
     uint32_t v = e.u32(l, e.op(e.nops() - 1));
     if (s && static_cast<int32_t>(v) < 0) v = ~v;
@@ -328,14 +420,33 @@ void op_sgxt(Exec& e) {
 // PRMT d, a, sel, b: byte n of d = byte (sel nibble n & 7) of b:a; nibble bit 3 replicates the
 // sign bit of that byte.
 void op_prmt(Exec& e) {
+  // Modes (PTX ISA prmt): the selector's low two bits pick a row of fixed byte indices,
+  // d.b0..d.b3 from the 8-byte {b, a}. HW: ptxas 13.0 emits PRMT.F4E/.B4E/.RC8/.ECL/.ECR/.RC16
+  // for prmt.b32.<mode>; checked by the int_ext exec test on ptxas's cubin.
+  static const uint8_t kModes[6][4][4] = {
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},   // F4E
+      {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},   // B4E
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},   // RC8
+      {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},   // ECL
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},   // ECR
+      {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};  // RC16
+  static const char* kNames[6] = {"F4E", "B4E", "RC8", "ECL", "ECR", "RC16"};
+  int mode = -1;
+  for (int m = 0; m < 6; ++m)
+    if (e.in.has(kNames[m])) mode = m;
   e.each([&](int l) {
     uint32_t a = e.u32(l, e.op(1)), s = e.u32(l, e.op(2)), b = e.u32(l, e.op(3));
     uint64_t src = uint64_t{b} << 32 | a;
     uint32_t r = 0;
     for (int i = 0; i < 4; ++i) {
-      uint32_t nib = s >> (4 * i) & 0xf;
-      uint32_t byte = static_cast<uint32_t>(src >> (8 * (nib & 7))) & 0xff;
-      if (nib & 8) byte = (byte & 0x80) ? 0xff : 0;
+      uint32_t byte;
+      if (mode >= 0) {
+        byte = static_cast<uint32_t>(src >> (8 * kModes[mode][s & 3][i])) & 0xff;
+      } else {
+        uint32_t nib = s >> (4 * i) & 0xf;
+        byte = static_cast<uint32_t>(src >> (8 * (nib & 7))) & 0xff;
+        if (nib & 8) byte = (byte & 0x80) ? 0xff : 0;
+      }
       r |= byte << (8 * i);
     }
     e.set(l, e.op(0), r);
@@ -354,9 +465,13 @@ void op_p2r(Exec& e) {
 }
 
 // R2P PR, a, mask: predicates i with mask bit i set take bit i of a (byte .Bn).
+// The byte select is a suffix of the source register as nvdisasm prints it (`R2P PR, R0.B1,
+// 0x7f`; sm90_forms.def), or an instruction modifier in older spellings.
 void op_r2p(Exec& e) {
   if (e.op(0).kind != OpndKind::SReg || e.op(0).sreg_name != "PR") e.trap("R2P expects PR as its destination");
-  int sh = e.in.has("B1") ? 8 : e.in.has("B2") ? 16 : e.in.has("B3") ? 24 : 0;
+  const std::string& sfx = e.op(1).suffix;
+  int sh = (e.in.has("B1") || sfx == "B1") ? 8 : (e.in.has("B2") || sfx == "B2") ? 16
+         : (e.in.has("B3") || sfx == "B3") ? 24 : 0;
   e.each([&](int l) {
     uint32_t v = e.u32(l, e.op(1)) >> sh, m = e.u32(l, e.op(2)) & 0x7f;
     auto& P = e.w.t[l].P;

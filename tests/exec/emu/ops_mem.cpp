@@ -8,7 +8,8 @@
  * Access widths: .U8/.S8/.U16/.S16 (extended to 32 bits), default 32, .64, .128. Every access
  * is bounds- and alignment-checked (Exec::mem) and traps otherwise. Cache and memory-order
  * hints do not change single-threaded results and are accepted without effect. Atomics of a
- * warp are applied lane by lane in lane order. */
+ * warp are applied lane by lane in lane order. Packed .F16x2/.BF16x2 adds round each half to
+ * nearest even (the .RN the instruction carries). */
 #include "tests/exec/emu/fp_util.h"
 #include "tests/exec/emu/ops.h"
 
@@ -136,9 +137,32 @@ void op_atom(Exec& e) {
     });
     return;
   }
+  if (e.in.has("CAST")) {
+    // ATOMS.CAST.SPIN[.64] d, [a], b, c: compare-and-store; if [a] == b then [a] = c. d = 1 on
+    // success, else 0 (64-bit for .64). HW: ptxas 13.0's loop for a float / double atomicAdd on
+    // shared memory (llm.c matmul_backward_bias_kernel7, cuda-samples jacobiCudaGraphs): "LDS R6,
+    // [R4]; FADD R7, R23, R6; ATOMS.CAST.SPIN R7, [R4], R6, R7; ISETP.EQ.U32.AND P0, PT, R7, 0x1,
+    // PT; @!P0 BRA <LDS>", and for .64 the pair compared with 1 (ISETP ... .EX with RZ). GUESS:
+    // the failure value is 0 (the code only tests for 1).
+    if (!e.in.has("SPIN") || e.nops() != 4) e.trap("only ATOMS.CAST.SPIN d, [a], b, c is modelled");
+    bool wide = e.in.has("64");
+    uint32_t n = wide ? 8 : 4;
+    e.each([&](int l) {
+      uint8_t* p = e.mem(l, 's', e.address(l, e.op(1), false), n);
+      uint64_t old = 0, cmp = wide ? e.u64(l, e.op(2)) : e.u32(l, e.op(2));
+      uint64_t nw = wide ? e.u64(l, e.op(3)) : e.u32(l, e.op(3));
+      std::memcpy(&old, p, n);
+      bool ok = old == cmp;
+      if (ok) std::memcpy(p, &nw, n);
+      if (wide) e.set64(l, e.op(0), ok ? 1 : 0);
+      else e.set(l, e.op(0), ok ? 1u : 0u);
+    });
+    return;
+  }
   std::string opn = e.in.pick({"ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS"});
   if (opn.empty()) e.trap("atomic operation missing");
   bool f32 = e.in.has("F32"), f64 = e.in.has("F64");
+  bool h2 = e.in.has("F16x2"), bh2 = e.in.has("BF16x2");  // packed pairs, each half .RN
   bool is64 = f64 || e.in.has("64") || e.in.has("U64") || e.in.has("S64");
   bool sgn = e.in.has("S32") || e.in.has("S64");
   size_t m = mem_index(e);
@@ -159,6 +183,17 @@ void op_atom(Exec& e) {
     uint64_t nv = old;
     if (opn == "ADD") {
       if (f32) { volatile float r = ftz(bitsf(static_cast<uint32_t>(old))) + ftz(bitsf(static_cast<uint32_t>(src))); nv = fbits(ftz(r)); }
+      else if (h2 || bh2) {
+        // Each 16-bit half: the exact sum (a double holds it) rounded once to nearest even.
+        uint32_t r = 0;
+        for (int k = 0; k < 2; ++k) {
+          uint16_t x = static_cast<uint16_t>(old >> (16 * k)), y = static_cast<uint16_t>(src >> (16 * k));
+          uint16_t z = h2 ? double_to_half(double{half_to_float(x)} + double{half_to_float(y)})
+                          : double_to_bf16(double{bf16_to_float(x)} + double{bf16_to_float(y)});
+          r |= uint32_t{z} << (16 * k);
+        }
+        nv = r;
+      }
       else if (f64) nv = std::bit_cast<uint64_t>(std::bit_cast<double>(old) + std::bit_cast<double>(src));
       else nv = old + src;
     } else if (opn == "MIN" || opn == "MAX") {
@@ -183,6 +218,24 @@ void op_atom(Exec& e) {
       if (is64) e.set64(l, e.op(static_cast<size_t>(dst)), old);
       else e.set(l, e.op(static_cast<size_t>(dst)), static_cast<uint32_t>(old));
     }
+  });
+}
+
+// LDGSTS [shared], [global]: the asynchronous global-to-shared copy (cp.async), performed
+// at once (completion order is only observable through LDGDEPBAR/DEPBAR, which wait for it).
+// Size: none 4 bytes, .64, .128. .ZFILL (partial copies) is not modelled.
+void op_ldgsts(Exec& e) {
+  if (e.in.has("ZFILL")) e.trap("LDGSTS.ZFILL is not modelled");
+  bool sx;
+  int n = width_of(e.in, sx);
+  if (e.nops() < 2 || e.op(0).kind != OpndKind::Mem || e.op(1).kind != OpndKind::Mem)
+    e.trap("LDGSTS needs a shared and a global address");
+  e.each([&](int l) {
+    const uint8_t* src = e.mem(l, 'g', e.address(l, e.op(1), true), static_cast<uint32_t>(n));
+    uint8_t buf[16];
+    std::memcpy(buf, src, static_cast<size_t>(n));
+    uint8_t* dst = e.mem(l, 's', e.address(l, e.op(0), false), static_cast<uint32_t>(n));
+    std::memcpy(dst, buf, static_cast<size_t>(n));
   });
 }
 

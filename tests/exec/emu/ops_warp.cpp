@@ -43,20 +43,22 @@ void op_vote(Exec& e) {
   });
 }
 
-// MATCH.ANY d, a : lanes of the group holding the same value; MATCH.ALL d, Pd, a : the group
-// if all hold the same value, else 0. .U64 compares register pairs.
+// MATCH.ANY d, a : lanes of the group holding the same value; MATCH.ALL Pd, d, a : the group
+// if all hold the same value, else 0, and Pd whether they did (HW: nvdisasm 13.2 prints
+// ptxas's `match.all.sync` as "MATCH.ALL P1, R0, R4"). .U64 compares register pairs.
 void op_match(Exec& e) {
   bool wide = e.in.has("U64");
   const Operand& a = e.op(e.nops() - 1);
   uint64_t v[32];
   e.each([&](int l) { v[l] = wide ? e.u64(l, a) : e.u32(l, a); });
   if (e.in.has("ALL")) {
+    if (e.nops() != 3 || e.op(0).kind != OpndKind::Pred) e.trap("MATCH.ALL expects Pd, d, a");
     bool same = true;
     int first = __builtin_ctz(e.mask);
     e.each([&](int l) { same = same && v[l] == v[first]; });
     e.each([&](int l) {
-      e.set(l, e.op(0), same ? e.mask : 0);
-      if (e.nops() == 3) e.setp(l, e.op(1), same);
+      e.set(l, e.op(1), same ? e.mask : 0);
+      e.setp(l, e.op(0), same);
     });
     return;
   }
@@ -64,6 +66,19 @@ void op_match(Exec& e) {
     uint32_t m = 0;
     e.each([&](int k) { if (v[k] == v[l]) m |= 1u << k; });
     e.set(l, e.op(0), m);
+  });
+}
+
+// ELECT Pd, URd, Pm : one leader among the group's lanes whose Pm holds (the lowest):
+// Pd true in the leader only, URd = the leader's lane id (HW: ptxas 13.0 compiles
+// `elect.sync %r|%p, -1` to "ELECT P0, UR4, PT" and uses UR4 as %r, PTX's leader lane).
+void op_elect(Exec& e) {
+  uint32_t cand = 0;
+  e.each([&](int l) { if (e.pred(l, e.op(2))) cand |= 1u << l; });
+  int leader = cand ? __builtin_ctz(cand) : -1;
+  e.each([&](int l) {
+    e.setp(l, e.op(0), l == leader);
+    e.set(l, e.op(1), static_cast<uint32_t>(leader < 0 ? 0 : leader));
   });
 }
 

@@ -27,6 +27,7 @@ enum class OpndKind : uint8_t {
   CBank,    // c[bank][offset] with optional register offset
   Mem,      // [..] with optional desc[URx] prefix
   Target,   // branch / call target, resolved to a byte offset in the function's section
+  Word,     // a bare word: TEX/TLD's dimension (2D, ARRAY_2D, CUBE), TXQ's query; text in sreg_name
 };
 
 inline constexpr int kRZ = 255;
@@ -53,7 +54,7 @@ struct Operand {
   bool mem_base_64 = false;
   int mem_ureg = -1;      // a uniform register added ([R2.64+UR4])
   int desc_ureg = -1;
-  std::string sreg_name;  // SReg: printed name
+  std::string sreg_name;  // SReg: printed name; Word: the word
 };
 
 struct SassInst {

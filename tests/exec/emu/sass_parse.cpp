@@ -6,7 +6,7 @@
  * prefixes '-', '!', '~', '|x|'; an integer immediate "0x.." (hex, optional '-'); a float
  * immediate (decimal, +INF/-INF/QNAN); c[bank][offset-expression]; a memory reference
  * "[desc[URd]][terms]" whose terms are registers and one immediate joined by '+'; or a target
- * "`(label)" / hex offset. RET/BRA may print a register and a target without a comma between
+ * "`(label)" / hex offset, or a bare word (TEX's dimension "2D", TXQ's query). RET/BRA may print a register and a target without a comma between
  * them ("RET.REL.NODEC R2 `(fn)"); they are split on the space. Anything else is a parse error;
  * the emulator then traps, it never guesses. */
 #include "tests/exec/emu/sass_inst.h"
@@ -228,6 +228,25 @@ bool parse_operand(std::string tok, const std::vector<std::pair<std::string, uin
   double f;
   if (parse_float(body, f)) { o.kind = OpndKind::FImm; o.fimm = f; return true; }
   if (parse_reg_with_suffix(body, o)) return true;
+  // A bare word (TEX's "2D", "ARRAY_CUBE", TXQ's "TEX_HEADER_DIMENSION", DEPBAR's "SB5"):
+  // capitals, digits and '_' with at least one capital, no prefix, and not shaped like a
+  // register out of range ("R999", "UP9" stay errors).
+  bool word = p == 0, upper = false;
+  for (char c : body) {
+    upper |= std::isupper(static_cast<unsigned char>(c)) != 0;
+    word &= std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  }
+  size_t letters = 0;
+  while (letters < body.size() && std::isupper(static_cast<unsigned char>(body[letters]))) ++letters;
+  std::string prefix = body.substr(0, letters);
+  bool reg_shaped = (prefix == "R" || prefix == "UR" || prefix == "P" || prefix == "UP" || prefix == "B") &&
+                    letters < body.size() && body.find_first_not_of("0123456789", letters) == std::string::npos;
+  word &= upper && !reg_shaped;
+  if (word) {
+    o.kind = OpndKind::Word;
+    o.sreg_name = body;
+    return true;
+  }
   err = "unknown operand '" + tok + "'";
   return false;
 }

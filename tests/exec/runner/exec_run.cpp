@@ -77,6 +77,40 @@ int run_smoke(const std::string& cubin, const std::string& only) {
   return bad ? 1 : 0;
 }
 
+// The emulator's object for a description's texture/surface line over the buffer at `addr`.
+bool make_texture(const TextureDesc& t, const BufferDesc& b, uint64_t addr, TexObject& o, std::string& err) {
+  using S = TexObject::Shape;
+  o.kind = t.surface ? TexObject::Kind::Surface : TexObject::Kind::Texture;
+  o.addr = addr;
+  if (!parse_tex_shape(t.shape, o.shape)) { err = "texture " + t.name + ": unknown shape " + t.shape; return false; }
+  if (!parse_tex_format(t.format, o.channel, o.channels)) { err = "texture " + t.name + ": unknown format " + t.format; return false; }
+  if (!parse_tex_address(t.address, o.address)) { err = "texture " + t.name + ": unknown address mode " + t.address; return false; }
+  o.width = t.width;
+  o.height = t.height;
+  o.depth = t.depth;
+  o.layers = o.shape == S::Cube ? 6 : o.shape == S::LayeredCube ? 6 * t.layers : t.layers;
+  o.normalized_coords = t.normalized_coords;
+  o.read_normalized = t.read_normalized;
+  o.linear_filter = t.linear_filter;
+  bool ok = true;
+  switch (o.shape) {
+    case S::Buffer: case S::D1: case S::Layered1D: ok = t.height == 1 && t.depth == 1; break;
+    case S::D2: case S::Layered2D: ok = t.depth == 1; break;
+    case S::Cube: case S::LayeredCube: ok = t.width == t.height && t.depth == 1; break;
+    case S::D3: break;
+  }
+  bool layered = o.shape == S::Layered1D || o.shape == S::Layered2D || o.shape == S::LayeredCube;
+  ok &= layered || t.layers == 1;
+  ok &= !t.surface || (o.shape != S::Buffer && o.shape != S::Cube && o.shape != S::LayeredCube);
+  if (!ok) { err = "texture " + t.name + ": dimensions or layers do not fit shape " + t.shape; return false; }
+  if (o.texels() * o.element_bytes() != b.data.size()) {
+    err = "texture " + t.name + ": buffer " + b.name + " has " + std::to_string(b.data.size()) + " bytes, the texels " +
+          std::to_string(o.texels() * o.element_bytes());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -139,6 +173,18 @@ int main(int argc, char** argv) {
       addr[b.name] = a;
     }
     LaunchConfig cfg;
+    // Texture and surface objects: handles 1, 2, ... in description order.
+    std::map<std::string, uint64_t> handle;
+    for (size_t i = 0; i < d.textures.size(); ++i) {
+      const TextureDesc& t = d.textures[i];
+      TexObject o;
+      if (!make_texture(t, *d.buffer(t.buffer), addr[t.buffer], o, err)) {
+        std::cerr << "exec-run: " << err << "\n";
+        return 2;
+      }
+      handle[t.name] = i + 1;
+      cfg.textures[static_cast<uint32_t>(i + 1)] = o;
+    }
     cfg.grid = {d.grid[0], d.grid[1], d.grid[2]};
     cfg.block = {d.block[0], d.block[1], d.block[2]};
     cfg.dynamic_shared = d.dynamic_shared;
@@ -155,6 +201,16 @@ int main(int argc, char** argv) {
       if (d.params[i].type == "ptr") {
         bytes.resize(8);
         std::memcpy(bytes.data(), &addr[d.params[i].value], 8);
+      } else if (d.params[i].type == "tex") {
+        bytes.resize(8);
+        std::memcpy(bytes.data(), &handle[d.params[i].value], 8);
+      } else if (d.params[i].type == "blob") {
+        const BufferDesc* b = d.buffer(d.params[i].value);
+        if (!b) {
+          std::cerr << "exec-run: parameter " << i << ": no buffer " << d.params[i].value << "\n";
+          return 2;
+        }
+        bytes = b->data;
       } else if (!encode_scalar(d.params[i].type, d.params[i].value, bytes, err)) {
         std::cerr << "exec-run: " << err << "\n";
         return 2;

@@ -10,8 +10,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace ptxmini::exec {
+
+// references_int.cpp (integer-family tests)
+void ref_int32_ops(RefCtx& c);
+void ref_int64_ops(RefCtx& c);
+void ref_int16_ops(RefCtx& c);
+void ref_int_div(RefCtx& c);
+
 namespace {
 
 void ref_saxpy(RefCtx& c) {
@@ -315,6 +323,156 @@ void ref_warp_ops(RefCtx& c) {
   }
 }
 
+// kernels/ctrl_divergence.ptx: warp instructions after and inside divergent regions.
+void ref_ctrl_divergence(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint64_t total = uint64_t{c.d.grid[0]} * c.d.block[0];
+  for (uint64_t w0 = 0; w0 < total; w0 += 32) {
+    uint32_t v[32], a[32], steps[32], x[32], acc[32];
+    for (int l = 0; l < 32; ++l) {
+      v[l] = in[w0 + l];
+      if (v[l] & 1) a[l] = (v[l] & 2) ? v[l] * 3 : v[l] + 7;
+      else a[l] = (v[l] >> 1) > 100 ? (v[l] >> 1) - 100 : v[l] >> 1;
+      steps[l] = 0;
+      x[l] = v[l];
+      while (x[l] != 0 && (x[l] & 15) != 15) { x[l] >>= 2; steps[l]++; }
+      acc[l] = 0;
+      for (uint32_t i = 0; i < (v[l] & 7); i++) acc[l] += i * v[l];
+    }
+    uint32_t sum = 0, ballot = 0, m = 0, m8 = 0, addm = 0, maxm = 0;
+    bool all5 = true, any1000 = false;
+    for (int l = 0; l < 32; ++l) {
+      sum += a[l];
+      if (steps[l] > 3) ballot |= 1u << l;
+      if ((v[l] & 6) == 2) { m |= 1u << l; addm += v[l]; }
+      if ((v[l] & 6) == 2 && (v[l] & 8)) { m8 |= 1u << l; maxm = std::max(maxm, a[l]); }
+      all5 = all5 && a[l] > 5;
+      any1000 = any1000 || a[l] > 1000;
+    }
+    uint32_t bit8 = 0;
+    for (int l = 0; l < 32; ++l) bit8 += (v[l] & 0x100) != 0;
+    bool uni = bit8 == 0 || bit8 == 32;
+    for (int l = 0; l < 32; ++l) {
+      uint32_t* o = out + (w0 + static_cast<uint64_t>(l)) * 8;
+      o[0] = sum;
+      o[1] = ballot;
+      uint32_t r = 0;
+      if ((v[l] & 6) == 2) {
+        r = addm ^ (m * 3);
+        if (v[l] & 8) r += maxm;
+      }
+      o[2] = r;
+      o[3] = (all5 ? 2 : 0) + (any1000 ? 1 : 0);
+      o[4] = l >= 3 ? steps[l - 3] * 2 + 1 : steps[l] * 2;
+      o[5] = (l + 5 <= 31 ? acc[l + 5] : acc[l]) + acc[(l * 7) & 31];
+      uint32_t mm = 0;
+      for (int k = 0; k < 32; ++k) if ((v[k] & 3) == (v[l] & 3)) mm |= 1u << k;
+      o[6] = (uni ? 1u : 0u) | (mm << 1);
+      o[7] = x[l];
+    }
+  }
+}
+
+// kernels/ctrl_barriers.ptx: CTA reductions, named barriers with counts, exchanges.
+void ref_ctrl_barriers(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint32_t ntid = c.d.block[0];
+  for (uint32_t cta = 0; cta < c.d.grid[0]; ++cta) {
+    const uint32_t* v = in + cta * ntid;
+    uint32_t popc = 0;
+    bool all = true, any = false;
+    for (uint32_t t = 0; t < ntid; ++t) {
+      popc += v[t] > 500;
+      all = all && v[t] <= 1000;
+      any = any || v[t] < 20;
+    }
+    for (uint32_t t = 0; t < ntid; ++t) {
+      uint32_t g = cta * ntid + t;
+      uint32_t* o = out + g * 5;
+      o[0] = popc;
+      o[1] = (all ? 1u : 0u) | (any ? 2u : 0u) | ((ntid - popc) << 2);
+      o[2] = t < 64 ? v[t] * 2 + 1 : v[t - 64] * 2 + 1;
+      o[3] = in[g ^ 32];
+      o[4] = 7 * 1000 + ntid;
+    }
+  }
+}
+
+// kernels/ctrl_warp_misc.ptx: lane registers, elect, match, redux, shfl operand forms.
+void ref_ctrl_warp_misc(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint32_t ntid = c.d.block[0];
+  for (uint32_t cta = 0; cta < c.d.grid[0]; ++cta)
+    for (uint32_t w0 = 0; w0 < ntid; w0 += 32) {
+      const uint32_t* v = in + cta * ntid + w0;
+      uint32_t andv = ~0u, orv = 0, xorv = 0, minu = ~0u, one = 0;
+      int32_t mins = INT32_MAX, maxs = INT32_MIN, sums = 0;
+      for (int l = 0; l < 32; ++l) {
+        andv &= v[l] | 0xff00;
+        orv |= v[l];
+        xorv ^= v[l];
+        minu = std::min(minu, v[l]);
+        int32_t s = static_cast<int32_t>(v[l]) - 500;
+        mins = std::min(mins, s);
+        maxs = std::max(maxs, s);
+        sums += s;
+        one += v[l] & 1;
+      }
+      bool same1 = one == 0 || one == 32;
+      for (uint32_t l = 0; l < 32; ++l) {
+        uint32_t* o = out + (cta * ntid + w0 + l) * 16;
+        uint32_t bit = 1u << l;
+        o[0] = l;
+        o[1] = bit;
+        o[2] = bit | (bit - 1);
+        o[3] = bit - 1;
+        o[4] = ~(bit - 1);
+        o[5] = ~(bit | (bit - 1));
+        o[6] = l == 0 ? 1 : 0;
+        o[7] = 0xffffffffu;
+        o[8] = same1 ? 0xffffffffu : 0u;
+        o[9] = andv ^ orv;
+        o[10] = xorv + static_cast<uint32_t>(mins);
+        o[11] = static_cast<uint32_t>(maxs) + minu;
+        // width 8 (c = 0x181f): the source lane wraps inside the lane's group of 8 and is
+        // always in range for idx
+        uint32_t src = (l & ~7u) | ((l + 1) & 7u);
+        o[12] = v[src] * 2 + 1;
+        uint32_t mm = 0;
+        for (int k = 0; k < 32; ++k) if ((v[k] & 3) == (v[l] & 3)) mm |= 1u << k;
+        o[13] = mm;
+        uint32_t d = l + (l & 3);
+        o[14] = d <= 31 ? v[d] * 2 + 1 : v[l] * 2;
+        o[15] = static_cast<uint32_t>(sums);
+      }
+    }
+}
+
+// kernels/ctrl_sregs.ptx: launch-fixed special registers of a launch without clusters.
+void ref_ctrl_sregs(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t y = 0; y < c.d.grid[1]; ++y)
+    for (uint32_t x = 0; x < c.d.grid[0]; ++x)
+      for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+        uint32_t* o = out + ((y * c.d.grid[0] + x) * c.d.block[0] + t) * 12;
+        o[0] = x;
+        o[1] = y;
+        o[2] = 0;
+        o[3] = 0;
+        o[4] = c.d.grid[0];
+        o[5] = c.d.grid[1];
+        o[6] = 1;
+        o[7] = 0;
+        o[8] = 1;
+        o[9] = 0;
+        o[10] = c.d.dynamic_shared;
+        o[11] = 100 * c.d.grid[1] + y;
+      }
+}
+
 void ref_local_array(RefCtx& c) {
   int n = static_cast<int>(c.iscalar(2));
   const int32_t* in = c.buf<int32_t>("in");
@@ -534,6 +692,434 @@ void ref_local_generic(RefCtx& c) {
   }
 }
 
+// ---- memory tests (kernels/mem_*.ptx) ----------------------------------------------------
+
+// mem_vector.ptx: per thread a 24-word record, see the kernel for the layout.
+void ref_mem_vector(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int t = 0; t < 40; ++t) {
+    const uint32_t* a = in + 24 * t;
+    uint32_t* o = out + 24 * t;
+    o[0] = a[3]; o[1] = a[2]; o[2] = a[1]; o[3] = a[0];
+    o[4] = a[6]; o[5] = a[7]; o[6] = a[4]; o[7] = a[5];
+    o[8] = a[11]; o[9] = a[8]; o[10] = a[0]; o[11] = 305419896u;
+    o[12] = a[14]; o[13] = a[15]; o[14] = a[12]; o[15] = a[13];
+    for (int k = 16; k < 20; ++k) o[k] = a[k];
+    o[20] = a[21]; o[21] = a[21]; o[22] = a[20]; o[23] = a[20];
+  }
+}
+
+// mem_subword.ptx: per thread 16 input bytes -> 20 words and 16 bytes.
+void ref_mem_subword(RefCtx& c) {
+  const uint8_t* in = c.buf<uint8_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  uint8_t* bytes = c.buf<uint8_t>("bytes");
+  auto s8 = [](uint8_t v) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v))); };
+  auto u16 = [](const uint8_t* p) { return static_cast<uint32_t>(p[0] | p[1] << 8); };
+  auto s16 = [](const uint8_t* p) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(p[0] | p[1] << 8))); };
+  auto put64 = [](uint32_t* o, int64_t v) { o[0] = static_cast<uint32_t>(v); o[1] = static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32); };
+  for (int t = 0; t < 48; ++t) {
+    const uint8_t* b = in + 16 * t;
+    uint32_t* o = out + 20 * t;
+    uint8_t* bb = bytes + 16 * t;
+    o[0] = b[0];
+    o[1] = s8(b[1]);
+    o[2] = u16(b + 2);
+    o[3] = s16(b + 4);
+    o[4] = b[7];
+    o[5] = s8(b[15]);
+    put64(o + 6, static_cast<int8_t>(b[6]));
+    put64(o + 8, u16(b + 8));
+    int32_t w12;
+    std::memcpy(&w12, b + 12, 4);
+    put64(o + 10, w12);
+    o[12] = s8(b[12]); o[13] = s8(b[13]); o[14] = s8(b[14]); o[15] = u16(b + 8);
+    o[16] = s8(b[7]);
+    o[17] = s8(b[0]);
+    o[18] = s16(b + 4);
+    bb[3] = b[1];
+    bb[0] = b[5]; bb[1] = 0;
+    bb[2] = b[4];
+    bb[4] = b[1]; bb[5] = b[0];
+    bb[6] = b[2]; bb[7] = b[3];
+    // shared bytes: 0, b0, b4, b7, 0, 0, b2, b3
+    uint32_t w = static_cast<uint32_t>(b[0]) << 8 | static_cast<uint32_t>(b[4]) << 16 | static_cast<uint32_t>(b[7]) << 24;
+    std::memcpy(bb + 8, &w, 4);
+    bb[12] = b[0]; bb[13] = b[4]; bb[14] = b[2]; bb[15] = b[3];
+  }
+}
+
+// mem_shared.ptx: per thread 12 words (the last two only for thread 0).
+void ref_mem_shared(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t v = in[t], x = v ^ 0x5a5a5a5au;
+    uint32_t* o = out + 12 * t;
+    o[0] = x;                          // fsh reload
+    o[1] = x; o[2] = v; o[3] = t;      // msh v4 round trip
+    o[4] = x;
+    o[5] = v;                          // fsh through a 64-bit address
+    o[6] = v + 17;                     // generic load of the dynamic slot
+    o[7] = v + 17 + 1000;              // after the generic store
+    o[8] = v + 17 + 1000;
+    if (t == 0) o[9] = v;
+  }
+}
+
+// mem_module.ptx: per thread 36 words from module data and parameters.
+void ref_mem_module(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  const uint32_t ctab[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  const uint16_t gh[3] = {65535, 2, 32768};
+  auto put64 = [](uint32_t* o, uint64_t v) { o[0] = static_cast<uint32_t>(v); o[1] = static_cast<uint32_t>(v >> 32); };
+  auto f2u = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+  auto d2u = [](double d) { uint64_t u; std::memcpy(&u, &d, 8); return u; };
+  uint8_t sp[24];
+  for (int k = 0; k < 24; ++k) sp[k] = static_cast<uint8_t>(241 + k);
+  auto u32at = [&](int k) { uint32_t v; std::memcpy(&v, sp + k, 4); return v; };
+  for (uint32_t t = 0; t < 48; ++t) {
+    uint32_t* o = out + 36 * t;
+    o[0] = 'e'; o[1] = 5; o[2] = 32768; o[3] = 0;
+    put64(o + 4, 81985529216486895ull);
+    put64(o + 6, 7);
+    o[8] = f2u(-2.25f);
+    o[9] = 5;
+    o[10] = 11; o[11] = 44;
+    put64(o + 12, d2u(3.141592653589793));
+    uint32_t h = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(gh[t & 1])));
+    o[14] = 0;                        // czero
+    o[15] = ctab[(t & 3) + 1];
+    o[16] = h; o[17] = 0; o[18] = t + 100; o[19] = h;
+    o[20] = ctab[5]; o[21] = ctab[t & 3]; o[22] = 40000;
+    o[23] = static_cast<uint32_t>(-2);
+    put64(o + 24, d2u(-2.5));
+    o[26] = ctab[2]; o[27] = ctab[3];
+    o[28] = u32at(4) + u32at(8) + u32at(12) + u32at(4);
+    o[29] = static_cast<uint32_t>(-14);   // 0xf2 sign-extended
+    o[30] = 200;
+    o[31] = static_cast<uint32_t>(-3);
+    uint64_t q;
+    std::memcpy(&q, sp + 16, 8);
+    put64(o + 32, q);
+  }
+}
+
+// mem_atomics.ptx: contended counters (final values from the initial buffer contents),
+// private slots (returned old values), shared counters per warp.
+void ref_mem_atomics(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  uint32_t* g = c.buf<uint32_t>("g");
+  uint64_t* g64 = c.buf<uint64_t>("g64");
+  uint32_t* gfp = c.buf<uint32_t>("gfp");
+  uint32_t* priv = c.buf<uint32_t>("priv");
+  uint32_t* own = c.buf<uint32_t>("own");
+  uint32_t* sout = c.buf<uint32_t>("sout");
+  auto inc = [](uint32_t old, uint32_t b) { return old >= b ? 0u : old + 1; };
+  auto dec = [](uint32_t old, uint32_t b) { return (old == 0 || old > b) ? b : old - 1; };
+  auto bit = [](int32_t v) { return 1u << (static_cast<uint32_t>(v) & 31); };
+  for (int i = 0; i < 128; ++i) {
+    int32_t v = in[i];
+    uint32_t u = static_cast<uint32_t>(v);
+    int64_t w = int64_t{v} * 1000003;
+    uint64_t uw = static_cast<uint64_t>(w);
+    g[0] += u;
+    g[1] = static_cast<uint32_t>(std::min(static_cast<int32_t>(g[1]), v));
+    g[2] = static_cast<uint32_t>(std::max(static_cast<int32_t>(g[2]), v));
+    g[3] = std::min(g[3], u);
+    g[4] = std::max(g[4], u);
+    g[5] &= ~bit(v);
+    g[6] |= bit(v);
+    g[7] ^= u;
+    g[8] = inc(g[8], 50);
+    g[9] = dec(g[9], 50);
+    g[10] = 77;
+    g[11] += 1;
+    g[12] += u;
+    g[13] = std::max(g[13], u);
+    g[14] |= bit(v);
+    g[15] = inc(g[15], 1000);
+    g[16] = dec(g[16], 20);
+    g[17] = static_cast<uint32_t>(std::min(static_cast<int32_t>(g[17]), v));
+    g[18] += 1; g[19] += 2; g[20] += 3; g[21] += 4; g[22] += 5;
+    g64[0] += uw;
+    g64[1] = static_cast<uint64_t>(std::min(static_cast<int64_t>(g64[1]), w));
+    g64[2] = std::max(g64[2], uw);
+    g64[3] |= bit(v);
+    g64[4] += uw;
+    g64[5] = 4886718345ull;
+    g64[8] ^= bit(v);
+    g64[9] &= 0xffffffff00000000ull | ~bit(v);
+    g64[6] = static_cast<uint64_t>(std::max(static_cast<int64_t>(g64[6]), w));
+    g64[7] += uw;
+    // private slots
+    uint32_t* p = priv + 8 * i;
+    uint32_t* o = own + 24 * i;
+    o[0] = p[0]; p[0] = u;
+    o[7] = p[1];
+    o[1] = p[1]; p[1] = u;
+    o[2] = p[2];                      // the cas compares with p[2] + 1: fails
+    o[3] = p[3]; p[3] = inc(p[3], 7);
+    o[4] = p[4]; p[4] = dec(p[4], 7);
+    o[5] = p[5]; p[5] += u;
+    o[6] = p[6]; if (p[6] == u) p[6] = 5;
+    p[7] = 0;
+    uint64_t old64 = uint64_t{p[6]} | uint64_t{p[7]} << 32;
+    o[8] = static_cast<uint32_t>(old64); o[9] = static_cast<uint32_t>(old64 >> 32);
+    old64 += uw;
+    p[6] = static_cast<uint32_t>(old64); p[7] = static_cast<uint32_t>(old64 >> 32);
+    // private shared slots
+    uint32_t tid = static_cast<uint32_t>(i % 64), cta = static_cast<uint32_t>(i / 64);
+    uint32_t s0 = u, s1 = static_cast<uint32_t>(i);
+    o[12] = s0; s0 = tid;                          // cas succeeds
+    o[13] = s1; if (s1 == u) s1 = tid;             // cas usually fails
+    o[14] = s1; s1 = cta;                          // exch
+    o[15] = s0;
+    o[16] = u; o[17] = tid;                        // exch.b64 returns (v, tid)
+    o[18] = static_cast<uint32_t>(uw); o[19] = static_cast<uint32_t>(uw >> 32);
+    o[20] = s1; o[21] = u; o[22] = tid; o[23] = cta;
+  }
+  // f32/f64/f16x2/bf16x2 sums of 128 exact terms
+  auto f2u = [](float f) { uint32_t x; std::memcpy(&x, &f, 4); return x; };
+  gfp[0] = f2u(64.0f);
+  gfp[1] = f2u(32.0f);
+  double d0 = 16.0, d1 = 8.0;
+  std::memcpy(gfp + 2, &d0, 8);
+  std::memcpy(gfp + 4, &d1, 8);
+  gfp[6] = 0x58005400u;               // f16x2 (64.0, 128.0)
+  gfp[7] = 0x43004280u;               // bf16x2 (64.0, 128.0)
+  // shared counters, one set per warp
+  for (int wg = 0; wg < 4; ++wg) {
+    uint32_t* q = sout + 16 * wg;
+    uint32_t s[16] = {0, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0, 0, 0, 0xffffffffu,
+                      0, 0x12345678u, 0, 0, 0, 0, 0, 0};
+    for (int l = 0; l < 32; ++l) {
+      int32_t v = in[wg * 32 + l];
+      uint32_t u = static_cast<uint32_t>(v);
+      s[0] += u;
+      s[1] = static_cast<uint32_t>(std::min(static_cast<int32_t>(s[1]), v));
+      s[2] = static_cast<uint32_t>(std::max(static_cast<int32_t>(s[2]), v));
+      s[3] = std::min(s[3], u);
+      s[4] = std::max(s[4], u);
+      s[5] = inc(s[5], 9);
+      s[6] = dec(s[6], 9);
+      s[7] &= ~bit(v);
+      s[8] |= bit(v);
+      s[9] ^= u;
+      s[10] = 99;
+      s[11] += 3;
+      s[12] ^= bit(v);
+      s[13] += 1;
+      s[14] += 2;
+    }
+    std::memcpy(q, s, sizeof s);
+  }
+}
+
+// mem_cp_async.ptx: per thread 8 words copied through shared memory.
+void ref_mem_cp_async(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int t = 0; t < 64; ++t) {
+    const uint32_t* a = in + 8 * t;
+    uint32_t* o = out + 8 * t;
+    o[0] = a[3]; o[1] = a[2]; o[2] = a[1]; o[3] = a[0];
+    o[4] = a[6]; o[5] = a[7]; o[6] = a[4]; o[7] = a[5];
+  }
+}
+
+// ---- calls, local memory, register allocation (kernels/call_*.ptx, spill_*.ptx) ----------
+
+void ref_call_basic(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  auto f = [](uint32_t a, uint32_t b) { return a * 3u + b; };
+  auto g = [&](uint32_t a) { return f(a, 7) + a; };
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t x = static_cast<uint32_t>(in[t]);
+    out[t] = static_cast<int32_t>(g(f(x, t)) + x);
+  }
+}
+
+int32_t fib_ref(int32_t n) { return n < 2 ? n : fib_ref(n - 1) + fib_ref(n - 2); }
+
+void ref_call_recursion(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  uint32_t threads = c.d.block[0] * c.d.grid[0];
+  for (uint32_t i = 0; i < threads; ++i) {
+    // The kernel indexes by %tid.x only: every block reads and writes the first block's part.
+    uint32_t t = i % c.d.block[0];
+    int32_t x = in[t], n = x & 15;
+    uint32_t s = static_cast<uint32_t>(fib_ref(n));
+    for (int32_t k = 0; k < n; ++k) s += 2u * static_cast<uint32_t>(k);
+    if (x & 1) s += 2u * static_cast<uint32_t>(x);
+    out[t] = static_cast<int32_t>(s);
+  }
+}
+
+void ref_call_args(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const uint32_t* w = in + 4 * t;
+    uint32_t r2 = w[0], r3 = w[1];
+    uint64_t rd7 = uint64_t{w[2]} | uint64_t{w[3]} << 32;
+    // many(a0=r2, a1=rd7, a2=f32(r3), a3=t, a4=r3, a5=1000, a6=-7, a7=r2, a8=16t, a9=r3,
+    //      s={rd7, r3, t})
+    uint32_t r12 = r2 + 3u * t + 5u * r3 + 7u * 1000u + 11u * static_cast<uint32_t>(-7) +
+                   13u * r2 + 17u * r3 + r3 - t;
+    uint64_t rd4 = rd7 + uint64_t{16} * t + rd7;
+    float a2;
+    std::memcpy(&a2, &r3, 4);
+    float f2 = std::fma(a2, 2.0f, 1.0f);
+    uint32_t r15;
+    std::memcpy(&r15, &f2, 4);
+    uint32_t r13 = r12 + (r3 & 7u) * r12;
+    uint64_t rd8 = rd7 + rd4;
+    uint32_t* o = out + 4 * t;
+    o[0] = r13 + r2;
+    o[1] = r15;
+    o[2] = static_cast<uint32_t>(rd8);
+    o[3] = static_cast<uint32_t>(rd8 >> 32);
+  }
+}
+
+void ref_spill_pressure(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      int32_t v[16];
+      for (int j = 0; j < 16; ++j)
+        v[j] = static_cast<int32_t>(static_cast<uint32_t>(in[t * 16 + j]) + i);
+      uint32_t sum = 0;
+      for (int j = 0; j < 8; ++j)
+        sum += static_cast<uint32_t>(v[j]) * static_cast<uint32_t>(v[15 - j]);
+      acc += sum;
+      for (int j = 0; j < 10; ++j)
+        if (v[j] > (j * 37) % 50 - 25) acc += static_cast<uint32_t>(j + 1);
+    }
+    out[t] = static_cast<int32_t>(acc);
+  }
+}
+
+void ref_spill_calls(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  auto mix = [](uint32_t a, uint32_t b) {
+    uint32_t m[8], s = 0;
+    for (uint32_t j = 0; j < 8; ++j) m[j] = a * (j + 3) + b;
+    for (int j = 0; j < 8; ++j) s += m[j] ^ m[7 - j];
+    return s;
+  };
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const uint32_t* v = reinterpret_cast<const uint32_t*>(in) + 12 * t;
+    uint32_t acc = mix(v[0], v[11]) + mix(v[1], v[10]) + mix(v[2], v[9]);
+    for (uint32_t j = 0; j < 12; ++j) acc += v[j] * (j + 1);
+    out[t] = static_cast<int32_t>(acc);
+  }
+}
+
+void ref_local_mem(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const int32_t* w = in + 8 * t;
+    uint8_t buf[64] = {};
+    // The v4 at 0-15 (w0-w3), the v2 at 16-23 (w6, w7), the u64 at 24-31 (w4, w5).
+    const int32_t layout[8] = {w[0], w[1], w[2], w[3], w[6], w[7], w[4], w[5]};
+    std::memcpy(buf, layout, 32);
+    uint32_t r2 = static_cast<uint32_t>(w[0]), r3 = static_cast<uint32_t>(w[1]);
+    uint32_t r4 = static_cast<uint32_t>(w[2]);
+    uint32_t o8 = 32 + (r2 & 15), o16 = 48 + (r3 & 14);
+    buf[o8] = static_cast<uint8_t>(r3);
+    uint16_t h = static_cast<uint16_t>(r4);
+    std::memcpy(buf + o16, &h, 2);
+    int32_t s8 = static_cast<int8_t>(buf[o8]);
+    uint32_t u8 = buf[o8];
+    int16_t s16v;
+    std::memcpy(&s16v, buf + o16, 2);
+    uint16_t u16v;
+    std::memcpy(&u16v, buf + o16, 2);
+    uint32_t word[8];
+    std::memcpy(word, buf, 32);
+    int32_t* o = out + 8 * t;
+    o[0] = static_cast<int32_t>(static_cast<uint32_t>(s8) + u8);
+    o[1] = static_cast<int32_t>(static_cast<uint32_t>(int32_t{s16v}) + u16v);
+    o[2] = static_cast<int32_t>(word[2] + word[3]);
+    o[3] = static_cast<int32_t>(word[0] + word[3] + word[1] + word[2]);
+    o[4] = static_cast<int32_t>(word[6]);
+    o[5] = static_cast<int32_t>(word[7]);
+    o[6] = static_cast<int32_t>(word[5] + t);
+    // small[16]: {u16 r2, u16 r3}, {u8 r4, r5, r6, r7}, {u8 r7, r2}
+    uint32_t r5 = static_cast<uint32_t>(w[3]), r6 = static_cast<uint32_t>(w[6]);
+    uint32_t r7 = static_cast<uint32_t>(w[7]);
+    uint8_t sm[16] = {};
+    uint16_t h2 = static_cast<uint16_t>(r2), h3 = static_cast<uint16_t>(r3);
+    std::memcpy(sm, &h2, 2);
+    std::memcpy(sm + 2, &h3, 2);
+    sm[4] = static_cast<uint8_t>(r4), sm[5] = static_cast<uint8_t>(r5);
+    sm[6] = static_cast<uint8_t>(r6), sm[7] = static_cast<uint8_t>(r7);
+    sm[8] = static_cast<uint8_t>(r7), sm[9] = static_cast<uint8_t>(r2);
+    auto s8at = [&](int k) { return static_cast<uint32_t>(int32_t{static_cast<int8_t>(sm[k])}); };
+    auto s16at = [&](int k) {
+      int16_t v;
+      std::memcpy(&v, sm + k, 2);
+      return static_cast<uint32_t>(int32_t{v});
+    };
+    auto u16at = [&](int k) {
+      uint16_t v;
+      std::memcpy(&v, sm + k, 2);
+      return uint32_t{v};
+    };
+    uint32_t sum = s8at(4) + s8at(5) + s8at(6) + s8at(7) + sm[0] + sm[3] + s16at(0) +
+                   s16at(2) + u16at(4) + u16at(6) + sm[9];
+    o[7] = static_cast<int32_t>(sum);
+  }
+}
+
+void ref_spill_full(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  const int n = 1200;
+  std::vector<uint32_t> r(n);
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    for (int j = 10; j < n; ++j)
+      r[j] = j < 300 ? static_cast<uint32_t>(in[t + static_cast<uint32_t>(j % 64)])
+                     : r[j - 290] * r[j - 1] + r[j - 150];
+    out[t] = static_cast<int32_t>(r[n - 1]);
+  }
+}
+
+// large_param: out[i] = p[i] * 3 + p[4999 - i] over the 5000 ints of the by-value parameter.
+void ref_large_param(RefCtx& c) {
+  const int32_t* p = c.buf<int32_t>("p");
+  for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
+}
+
+// mem_atomic_loops.ptx: per warp the counters after 32 equal updates and the sums of the
+// values the atomics returned (k * increment for k = 0..31).
+void ref_mem_atomic_loops(RefCtx& c) {
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (int w = 0; w < 2; ++w) {
+    uint32_t* o = out + 12 * w;
+    float f = 16.0f, fr = 4.0f, fs = 248.0f;
+    double d = 8.0, ds = 124.0;
+    uint64_t u = 32ull * 0x80000001ull, us = 496ull * 0x80000001ull;
+    std::memcpy(o + 0, &f, 4);
+    std::memcpy(o + 1, &fr, 4);
+    std::memcpy(o + 2, &d, 8);
+    std::memcpy(o + 4, &u, 8);
+    std::memcpy(o + 6, &fs, 4);
+    o[7] = 0;
+    std::memcpy(o + 8, &ds, 8);
+    std::memcpy(o + 10, &us, 8);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -561,6 +1147,29 @@ const Entry kRefs[] = {
     {"const_table", ref_const_table},
     {"packed_half", ref_packed_half},
     {"local_generic", ref_local_generic},
+    {"ctrl_divergence", ref_ctrl_divergence},
+    {"ctrl_barriers", ref_ctrl_barriers},
+    {"ctrl_warp_misc", ref_ctrl_warp_misc},
+    {"ctrl_sregs", ref_ctrl_sregs},
+    {"call_basic", ref_call_basic},
+    {"call_recursion", ref_call_recursion},
+    {"call_args", ref_call_args},
+    {"spill_pressure", ref_spill_pressure},
+    {"spill_calls", ref_spill_calls},
+    {"local_mem", ref_local_mem},
+    {"spill_full", ref_spill_full},
+    {"large_param", ref_large_param},
+    {"mem_vector", ref_mem_vector},
+    {"mem_subword", ref_mem_subword},
+    {"mem_shared", ref_mem_shared},
+    {"mem_module", ref_mem_module},
+    {"mem_atomics", ref_mem_atomics},
+    {"mem_cp_async", ref_mem_cp_async},
+    {"mem_atomic_loops", ref_mem_atomic_loops},
+    {"int32_ops", ref_int32_ops},
+    {"int64_ops", ref_int64_ops},
+    {"int16_ops", ref_int16_ops},
+    {"int_div", ref_int_div},
 };
 
 }  // namespace
@@ -570,11 +1179,20 @@ struct CorpusRef {
   RefFn fn;
 };
 extern const CorpusRef kCorpusRefs[];  // corpus_references.cpp, terminated by a null name
+extern const CorpusRef kFloatRefs[];   // references_float.cpp, terminated by a null name
+extern const CorpusRef kTextureRefs[];  // tex_references.cpp, terminated by a null name
+extern const CorpusRef kMmaRefs[];  // mma_references.cpp, terminated by a null name
 
 RefFn find_reference(const std::string& name) {
   for (auto& e : kRefs)
     if (name == e.name) return e.fn;
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kFloatRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kMmaRefs; e->name; ++e)
     if (name == e->name) return e->fn;
   return nullptr;
 }
@@ -583,6 +1201,9 @@ std::vector<std::string> reference_names() {
   std::vector<std::string> v;
   for (auto& e : kRefs) v.push_back(e.name);
   for (const CorpusRef* e = kCorpusRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kFloatRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kTextureRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kMmaRefs; e->name; ++e) v.push_back(e->name);
   return v;
 }
 

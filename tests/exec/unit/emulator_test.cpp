@@ -151,3 +151,115 @@ TEST(Emulator, DeadlockTraps) {
            2, 1);
   EXPECT_NE(r.trap.find("deadlock"), std::string::npos) << r.trap;
 }
+
+// BRA.DIV reads a uniform mask but decides for the whole issuing group: a converged warp falls
+// through in every lane (it was once executed for the lowest lane only, like a uniform-datapath
+// instruction, which sent lane 0 alone down the divergent path). Lanes 0-15 then arrive alone
+// at a second BRA.DIV (lanes 16-31 wait at a higher PC) and all of them take it.
+TEST(Emulator, BraDivDecidesForTheGroup) {
+  EmuRun r({"S2R R0, SR_TID.X ;",                           // 0x00
+            "UMOV UR4, 0xffffffff ;",                       // 0x10
+            "LDC.64 R2, c[0x0][0x210] ;",                   // 0x20
+            "IMAD.WIDE.U32 R2, R0, 0x4, R2 ;",              // 0x30
+            "MOV R5, 0x1 ;",                                // 0x40
+            "BRA.DIV UR4, 0x70 ;",                          // 0x50  converged: not taken
+            "IADD3 R5, R5, 0x10, RZ ;",                     // 0x60  every lane: R5 = 0x11
+            "ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;",      // 0x70
+            "@P0 BRA 0xc0 ;",                               // 0x80  lanes 16-31 jump ahead
+            "BRA.DIV UR4, 0xb0 ;",                          // 0x90  lanes 0-15 alone: taken
+            "IADD3 R5, R5, 0x100, RZ ;",                    // 0xa0  (skipped)
+            "IADD3 R5, R5, 0x1000, RZ ;",                   // 0xb0  lanes 0-15
+            "STG.E desc[UR4][R2.64], R5 ;",                 // 0xc0
+            "EXIT ;"},
+           32, 32);
+  ASSERT_EQ(r.trap, "");
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(r.out[i], i < 16 ? 0x1011u : 0x11u) << i;
+}
+
+// The divergent fallback of a shuffle: lanes 0-15 reach WARPSYNC.COLLECTIVE first and wait;
+// lanes 16-31 take a detour, reach it later, and only then does the whole warp run the SHFL
+// together, so every lane reads its partner's final value (R5 = 10 t + 1 below 16, 10 t + 2
+// above; a lane that did not wait would read its partner's stale 10 t).
+TEST(Emulator, WarpsyncCollectiveGathersTheMask) {
+  EmuRun r({"S2R R0, SR_TID.X ;",                           // 0x00
+            "UMOV UR4, 0xffffffff ;",                       // 0x10
+            "IMAD R5, R0, 0xa, RZ ;",                       // 0x20
+            "ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;",      // 0x30
+            "@P0 BRA 0x110 ;",                              // 0x40  upper half: detour
+            "IADD3 R5, R5, 0x1, RZ ;",                      // 0x50  lower half
+            "BRA.DIV UR4, 0x90 ;",                          // 0x60
+            "SHFL.BFLY PT, R6, R5, 0x10, 0x1f ;",           // 0x70  converged path (unused)
+            "BRA 0xd0 ;",                                   // 0x80
+            "MOV R8, 0xffffffff ;",                         // 0x90
+            "WARPSYNC.COLLECTIVE R8, 0xd0 ;",               // 0xa0
+            "SHFL.BFLY PT, R6, R5, 0x10, 0x1f ;",           // 0xb0
+            "ENDCOLLECTIVE ;",                              // 0xc0
+            "LDC.64 R2, c[0x0][0x210] ;",                   // 0xd0
+            "IMAD.WIDE.U32 R2, R0, 0x4, R2 ;",              // 0xe0
+            "STG.E desc[UR4][R2.64], R6 ;",                 // 0xf0
+            "EXIT ;",                                       // 0x100
+            "IADD3 R5, R5, 0x2, RZ ;",                      // 0x110 upper half
+            "BRA 0x60 ;"},                                  // 0x120
+           32, 32);
+  ASSERT_EQ(r.trap, "");
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t p = i ^ 16;
+    EXPECT_EQ(r.out[i], 10 * p + (p < 16 ? 1u : 2u)) << i;
+  }
+}
+
+// VIMNMX3: signed min (PT) and max (!PT) of three, and the unsigned forms, on -5, 7, 3.
+TEST(Emulator, Vimnmx3MinMaxOfThree) {
+  EmuRun r({"MOV R4, 0xfffffffb ;", "MOV R5, 0x7 ;", "MOV R6, 0x3 ;",
+            "VIMNMX3 R7, R4, R5, R6, PT ;", "VIMNMX3 R8, R5, R6, R4, !PT ;",
+            "VIMNMX3.U32 R9, R6, R4, R5, PT ;", "VIMNMX3.U32 R10, R5, R6, R4, !PT ;",
+            "LDC.64 R2, c[0x0][0x210] ;", "STG.E desc[UR4][R2.64], R7 ;", "STG.E desc[UR4][R2.64+0x4], R8 ;",
+            "STG.E desc[UR4][R2.64+0x8], R9 ;", "STG.E desc[UR4][R2.64+0xc], R10 ;", "EXIT ;"},
+           1, 4);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0xfffffffbu);  // min(-5, 7, 3)
+  EXPECT_EQ(r.out[1], 7u);           // max
+  EXPECT_EQ(r.out[2], 3u);           // unsigned min: -5 is 0xfffffffb
+  EXPECT_EQ(r.out[3], 0xfffffffbu);  // unsigned max
+}
+
+// HFMA2.MMA with the immediate pair in b's place is a x (b_hi, b_lo) + c: R4 = (lo 2.0, hi
+// 3.0), R7 = (lo 0.5, hi 0.25). With b = (1, 1) the result is a + c = (2.5, 3.25); with
+// b = (2, -1) (high half first) it is (lo 2*2+0.5, hi 3*-1+0.25) = (4.5, -2.75). The c-pair form
+// "HFMA2.MMA d, -RZ, RZ, 0, 1" gives (lo 1.0, hi 0).
+TEST(Emulator, Hfma2ImmediatePairPositions) {
+  EmuRun r({"MOV R4, 0x42004000 ;", "MOV R7, 0x34003800 ;", "HFMA2.MMA R8, R4, 1, 1, R7 ;",
+            "HFMA2.MMA R9, R4, -1, 2, R7 ;", "HFMA2.MMA R10, -RZ, RZ, 0, 1 ;", "LDC.64 R2, c[0x0][0x210] ;",
+            "STG.E desc[UR4][R2.64], R8 ;", "STG.E desc[UR4][R2.64+0x4], R9 ;", "STG.E desc[UR4][R2.64+0x8], R10 ;",
+            "EXIT ;"},
+           1, 3);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0x42804100u);  // (lo 2.5 = 0x4100, hi 3.25 = 0x4280)
+  EXPECT_EQ(r.out[1], 0xc1804480u);  // (lo 4.5 = 0x4480, hi -2.75 = 0xc180)
+  EXPECT_EQ(r.out[2], 0x00003c00u);  // (lo 1.0, hi 0)
+}
+
+// ATOMS.CAST.SPIN in ptxas's retry loop for a float atomicAdd on shared memory: 64 threads add
+// their tid; only a lane whose expected value is still current stores (d = 1), the others
+// reload and retry, so the word ends at 0 + 1 + ... + 63 = 2016 exactly.
+TEST(Emulator, AtomsCastSpinLoop) {
+  EmuRun r({"S2R R0, SR_TID.X ;",                           // 0x00
+            "MOV R4, 0x400 ;",                              // 0x10
+            "STS [R4], RZ ;",                               // 0x20
+            "BAR.SYNC.DEFER_BLOCKING 0x0 ;",                // 0x30
+            "I2FP.F32.U32 R5, R0 ;",                        // 0x40
+            "LDS R6, [R4] ;",                               // 0x50
+            "FADD R7, R5, R6 ;",                            // 0x60
+            "ATOMS.CAST.SPIN R7, [R4], R6, R7 ;",           // 0x70
+            "ISETP.EQ.U32.AND P0, PT, R7, 0x1, PT ;",       // 0x80
+            "@!P0 BRA 0x50 ;",                              // 0x90
+            "BAR.SYNC.DEFER_BLOCKING 0x0 ;",                // 0xa0
+            "LDS R8, [R4] ;",                               // 0xb0
+            "LDC.64 R2, c[0x0][0x210] ;",                   // 0xc0
+            "IMAD.WIDE.U32 R2, R0, 0x4, R2 ;",              // 0xd0
+            "STG.E desc[UR4][R2.64], R8 ;",                 // 0xe0
+            "EXIT ;"},
+           64, 64);
+  ASSERT_EQ(r.trap, "");
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r.out[i], 0x44fc0000u) << i;  // 2016.0f
+}

@@ -290,6 +290,7 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
     g.size = static_cast<uint32_t>(y.size);
     g.align = static_cast<uint32_t>(sec.align);
     g.addressSlot = slotted.count(static_cast<uint32_t>(k));
+    g.offset = y.value; // ptxas sorts .global variables; keep where it put them
     if (sec.name == ".nv.constant3")
       g.space = GlobalVar::Space::Const;
     else if (sec.name != ".nv.global.init" && sec.name != ".nv.global")

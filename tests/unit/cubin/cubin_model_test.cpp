@@ -332,6 +332,34 @@ TEST(Builder, SharedMemorySection) {
   EXPECT_TRUE(c->find(".rela.text.k")) << "kernels referencing shared memory get a .rela.text";
 }
 
+// A parameter block larger than 0x1100 bytes is described with KPARAM_INFO_V2 records (the
+// size a whole word), one at 0x1100 still with KPARAM_INFO (HW: ptxas 13.0, see the builder).
+TEST(Builder, LargeParameterBlockUsesKParamInfoV2) {
+  for (uint32_t bytes : {0x1100u, 0x1104u}) {
+    ModuleInfo m;
+    m.functions = {kernel("k", 2)};
+    m.functions[0].params = {{0, bytes - 8, 0}, {bytes - 8, 8, 0}};
+    m.functions[0].paramBytes = bytes;
+    auto c = roundTrip(m);
+    ASSERT_TRUE(c);
+    const Section *info = c->find(".nv.info.k");
+    ASSERT_TRUE(info);
+    unsigned v1 = 0, v2 = 0;
+    for (const Attribute &a : info->attributes) {
+      if (a.attr == 0x17)
+        ++v1;
+      if (a.attr == 0x45) {
+        ++v2;
+        ASSERT_EQ(a.payload.size(), 12u);
+        uint32_t ord = a.u32(1) & 0xffff;
+        EXPECT_EQ(a.u32(2), ord == 0 ? bytes - 8 : 8u) << "V2: the size as a whole word";
+      }
+    }
+    EXPECT_EQ(v1, bytes > 0x1100 ? 0u : 2u);
+    EXPECT_EQ(v2, bytes > 0x1100 ? 2u : 0u);
+  }
+}
+
 // Module data: initialised .global data in .nv.global.init, zeroed in .nv.global (NOBITS),
 // .const in .nv.constant3; each variable a LOCAL OBJECT at its aligned offset; one 8-byte
 // .nv.constant4 slot per address-taken variable, filled by an R_CUDA_64 against it; the
@@ -340,10 +368,10 @@ TEST(Builder, SharedMemorySection) {
 TEST(Builder, ModuleVariables) {
   ModuleInfo m;
   m.functions = {kernel("k", 2)};
-  GlobalVar a{"a", GlobalVar::Space::Global, 6, 4, {1, 2, 3}, true};
-  GlobalVar b{"b", GlobalVar::Space::Global, 64, 8, {}, true};
-  GlobalVar c{"c", GlobalVar::Space::Const, 8, 4, {9, 9, 9, 9, 9, 9, 9, 9}, false};
-  GlobalVar d{"d", GlobalVar::Space::Global, 4, 4, {7}, false};
+  GlobalVar a{"a", GlobalVar::Space::Global, 6, 4, {1, 2, 3}, true, {}};
+  GlobalVar b{"b", GlobalVar::Space::Global, 64, 8, {}, true, {}};
+  GlobalVar c{"c", GlobalVar::Space::Const, 8, 4, {9, 9, 9, 9, 9, 9, 9, 9}, false, {}};
+  GlobalVar d{"d", GlobalVar::Space::Global, 4, 4, {7}, false, {}};
   m.globals = {a, b, c, d};
   auto cu = roundTrip(m);
   ASSERT_TRUE(cu);
@@ -419,7 +447,7 @@ TEST(Builder, RejectsInconsistentFacts) {
   EXPECT_FALSE(buildCubin(m, err));
   // Module variables without any function are not modelled yet: refused, not guessed.
   m.functions.clear();
-  m.globals.push_back(GlobalVar{"g", GlobalVar::Space::Global, 4, 4, {}, false});
+  m.globals.push_back(GlobalVar{"g", GlobalVar::Space::Global, 4, 4, {}, false, {}});
   EXPECT_FALSE(buildCubin(m, err));
   EXPECT_NE(err.find("without functions"), std::string::npos) << err;
 }

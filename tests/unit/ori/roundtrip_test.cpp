@@ -23,6 +23,8 @@ bb0:  ; preds: -  succs: exit, loop
   %r10 = LDG.E desc[%ur9.64][%r2.64-0x80000000]
   %r4 = LDS [%r0-0x8]
   %r5 = LDS [0x100]
+  %r11 = LDC c[0x3][%r0+0x8]
+  %r12.64 = LDC.64 c[0x0][R4-0x4]
   %p0, %p1 = ISETP.GE.U32.AND %r0, -0x1, !PT
   %r6 = FFMA -|%r3|, 0f3F800000, ~%r4
   %r7.64 = DADD %r2.64, 0d3FF0000000000000

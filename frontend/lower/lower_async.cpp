@@ -1,0 +1,137 @@
+//===- frontend/lower/lower_async.cpp - asynchronous copies (cp.async) ------------------===//
+///
+/// \file
+/// cp.async as ptxas 13.0.88 selects it for sm_90 (read off its output with nvdisasm 13.2,
+/// one PTX instruction per kernel):
+///   cp.async.ca.shared.global [s], [g], 4|8|16   three `@!PT LDS RZ, [RZ]`, then
+///                                                LDGSTS.E[.LTCxB][.64|.128] [s], desc[UR][g.64]
+///   cp.async.cg.shared.global [s], [g], 16       ... LDGSTS.E.BYPASS[.LTCxB].128 ...
+///   .L2::64B / 128B / 256B                       .LTC64B / .LTC128B / .LTC256B
+///   a src-size operand equal to cp-size          the same as without one
+///   cp.async.commit_group                        LDGDEPBAR (ptxas gives it write scoreboard 0)
+///   cp.async.wait_group N                        DEPBAR.LE SB0, N
+///   cp.async.wait_all                            LDGDEPBAR; DEPBAR.LE SB0, 0x0
+/// The three never-executed LDS ptxas puts before every LDGSTS are kept (GUESS: a hardware
+/// workaround; their purpose is not documented). A src-size other than cp-size (zero fill),
+/// .L2::cache_hint and the bulk / mbarrier forms are not selected yet.
+//===----------------------------------------------------------------------------------===//
+#include "frontend/lower/lower_mem.h"
+
+#include <array>
+
+namespace ptxmini::frontend::lower {
+namespace {
+
+using ori::Modifier;
+using ori::Opcode;
+using ori::Operand;
+using ori::OperandKind;
+using ptx::StateSpace;
+
+/// The constant value of an immediate operand, or nullopt.
+std::optional<int64_t> immValue(const ptx::Operand &op) {
+  if (op.is<ptx::ImmOperand>())
+    return op.as<ptx::ImmOperand>().value;
+  return std::nullopt;
+}
+
+bool lowerCpAsync(LowerCtx &ctx, const ptx::Instruction &in) {
+  // Spaces: .shared(::cta) destination, .global source.
+  std::vector<StateSpace> spaces;
+  for (const ptx::Modifier &m : in.modifiers)
+    if (m.kind == ptx::Modifier::Kind::Space)
+      spaces.push_back(m.space);
+  if (spaces.size() != 2 || spaces[0] != StateSpace::Shared || spaces[1] != StateSpace::Global)
+    return ctx.unsupported(in);
+  bool cg = false, ca = false;
+  std::optional<Modifier> ltc;
+  for (const ptx::Modifier &m : in.modifiers) {
+    if (m.kind != ptx::Modifier::Kind::Other)
+      continue;
+    if (m.text == "cg")
+      cg = true;
+    else if (m.text == "ca")
+      ca = true;
+    else if (m.text == "L2::64B")
+      ltc = Modifier::LTC64B;
+    else if (m.text == "L2::128B")
+      ltc = Modifier::LTC128B;
+    else if (m.text == "L2::256B")
+      ltc = Modifier::LTC256B;
+    else
+      return ctx.unsupported(in, "Modifier '." + m.text + "' of '" + in.fullOpcode() + "'");
+  }
+  if (cg == ca || in.operands.size() < 3 || in.operands.size() > 4)
+    return ctx.unsupported(in);
+  std::optional<int64_t> size = immValue(in.operands[2]);
+  if (!size || (*size != 4 && *size != 8 && *size != 16) || (cg && *size != 16))
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  if (in.operands.size() == 4) {
+    // src-size: only the value that copies everything (no zero fill) is selected.
+    std::optional<int64_t> src = immValue(in.operands[3]);
+    if (!src || *src != *size)
+      return ctx.unsupported(in, "A source size other than the copy size in '" +
+                                     in.fullOpcode() + "'");
+  }
+  MemAddress dst, src;
+  if (!memAddress(ctx, in, in.operands[0], StateSpace::Shared, dst) ||
+      !memAddress(ctx, in, in.operands[1], StateSpace::Global, src))
+    return false;
+  // HW: three `@!PT LDS RZ, [RZ]` precede every LDGSTS in ptxas's code.
+  for (int k = 0; k < 3; ++k) {
+    ori::Instr &nop = ctx.emit(Opcode::LDS, {}, {RZ()}, {Operand::mem(RZ(), 0)});
+    nop.guard = notPT();
+  }
+  ori::Instr &i = ctx.emit(Opcode::LDGSTS, {Modifier::E}, {},
+                           {memOperand(ctx, dst, StateSpace::Shared),
+                            memOperand(ctx, src, StateSpace::Global)});
+  if (cg)
+    i.mods.push_back(Modifier::BYPASS);
+  if (ltc)
+    i.mods.push_back(*ltc);
+  if (*size == 8)
+    i.mods.push_back(Modifier::Size64);
+  else if (*size == 16)
+    i.mods.push_back(Modifier::Size128);
+  return true;
+}
+
+Operand scoreboard0() { return Operand::sreg(ori::SpecialReg::SB0); }
+
+bool lowerCommitGroup(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (!ctx.onlyModifiers(in, {}) || !in.operands.empty())
+    return in.operands.empty() ? false : ctx.unsupported(in);
+  ctx.emit(Opcode::LDGDEPBAR, {}, {}, {});
+  return true;
+}
+
+bool lowerWaitGroup(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (!ctx.onlyModifiers(in, {}))
+    return false;
+  std::optional<int64_t> n = in.operands.size() == 1 ? immValue(in.operands[0]) : std::nullopt;
+  if (!n || *n < 0 || *n > 63) // DEPBAR's count field is 6 bits (I@38/6)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  ctx.emit(Opcode::DEPBAR, {Modifier::LE}, {}, {scoreboard0(), Operand::intImm(*n)});
+  return true;
+}
+
+bool lowerWaitAll(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (!ctx.onlyModifiers(in, {}) || !in.operands.empty())
+    return in.operands.empty() ? false : ctx.unsupported(in);
+  ctx.emit(Opcode::LDGDEPBAR, {}, {}, {});
+  ctx.emit(Opcode::DEPBAR, {Modifier::LE}, {}, {scoreboard0(), Operand::intImm(0)});
+  return true;
+}
+
+constexpr std::array kRows = {
+    HandlerRow{"cp.async", TypeClass::Any, lowerCpAsync},
+    HandlerRow{"cp.async.commit_group", TypeClass::Any, lowerCommitGroup},
+    HandlerRow{"cp.async.wait_group", TypeClass::Any, lowerWaitGroup},
+    HandlerRow{"cp.async.wait_all", TypeClass::Any, lowerWaitAll},
+};
+
+} // namespace
+
+std::span<const HandlerRow> asyncCopyHandlers() { return kRows; }
+
+} // namespace ptxmini::frontend::lower

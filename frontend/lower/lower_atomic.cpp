@@ -1,0 +1,319 @@
+//===- frontend/lower/lower_atomic.cpp - atom and red ------------------------------------===//
+///
+/// \file
+/// Atomics as ptxas 13.0.88 selects them for sm_90 (read off its output with nvdisasm 13.2,
+/// one PTX instruction per kernel):
+///   atom.global.op.t d, [a], b     ATOMG.E.OP[.T].STRONG.<scope> PT, d, desc[UR][a.64], b
+///   atom.global.cas.t d, [a], b, c ATOMG.E.CAS[.64].STRONG.<scope> PT, d, [a], b, c (no
+///                                  descriptor; compare b, swap in c; 64-bit: pairs)
+///   atom.shared.op.t d, [a], b     ATOMS.OP[.T] d, [a], b;  cas: ATOMS.CAS[.64] d, [a], b, c
+///   atom.op.t (generic)            ATOM.E.OP[.T].STRONG.<scope> PT, d, desc[UR][a.64], b
+///                                  (32-bit integer operations and cas.b32 only: ptxas gives
+///                                  the other generic atomics fall-back paths for shared and
+///                                  local addresses, which are not selected yet)
+///   red.global.op.t [a], b         REDG.E.OP[.T].STRONG.<scope> desc[UR][a.64], b
+///   red.shared.op.t [a], b         ATOMS.OP[.T] RZ, [a], b
+///   red.op.t (generic)             ATOM.E.OP[.T].STRONG.<scope> PT, RZ, desc[UR][a.64], b
+/// Types: .u32/.b32 nothing, .s32 .S32, .u64/.b64 .64, .s64 .S64, .f32 .F32.FTZ.RN, .f64
+/// .F64.RN, .f16x2/.bf16x2 (.noftz) .F16x2.RN / .BF16x2.RN. Without .sem/.scope an atomic is
+/// .STRONG.GPU; .cta gives .STRONG.SM, .sys .STRONG.SYS; .release puts MEMBAR.ALL.<scope>
+/// (+ ERRBAR; CGAERRBAR beyond the CTA) before it, .acquire CCTL.IVALL after it (gpu/sys),
+/// .acq_rel both. ptxas also aggregates uniform-address add/min/max/and/or/xor across the
+/// warp (VOTEU/POPC/REDUX + SHFL): an optimization, not selected here.
+/// Shared atomics without a native operation (f32/f64 add, 64-bit add) are compare-and-swap
+/// loops (sharedCasLoop); 64-bit shared min/max are not selected yet.
+//===----------------------------------------------------------------------------------===//
+#include "frontend/lower/lower_mem.h"
+
+#include <array>
+
+namespace ptxmini::frontend::lower {
+namespace {
+
+using ori::Modifier;
+using ori::Opcode;
+using ori::Operand;
+using ori::OperandKind;
+using ori::RegClass;
+using ptx::ScalarType;
+using ptx::StateSpace;
+
+/// A PTX atomic operation and its SASS modifier.
+struct OpRow {
+  std::string_view ptx;
+  Modifier sass;
+};
+constexpr std::array kOps = {
+    OpRow{"add", Modifier::ADD}, OpRow{"min", Modifier::MIN},   OpRow{"max", Modifier::MAX},
+    OpRow{"inc", Modifier::INC}, OpRow{"dec", Modifier::DEC},   OpRow{"and", Modifier::AND},
+    OpRow{"or", Modifier::OR},   OpRow{"xor", Modifier::XOR},   OpRow{"exch", Modifier::EXCH},
+    OpRow{"cas", Modifier::CAS},
+};
+
+/// The SASS type modifiers of an atomic (see the file comment); false when the type is not
+/// selected for the operation.
+bool typeModifiers(std::string_view op, ScalarType t, llvm::SmallVectorImpl<Modifier> &out,
+                   bool &isFloat, unsigned &words) {
+  isFloat = false;
+  words = 1;
+  bool arith = op == "add" || op == "min" || op == "max";
+  switch (t) {
+  case ScalarType::U32:
+  case ScalarType::B32:
+    return true;
+  case ScalarType::S32:
+    if (!arith)
+      return false;
+    out.push_back(Modifier::S32);
+    return true;
+  case ScalarType::U64:
+  case ScalarType::B64:
+    if (op == "inc" || op == "dec" || (arith && t == ScalarType::B64) ||
+        (!arith && t == ScalarType::U64))
+      return false;
+    out.push_back(Modifier::Size64);
+    words = 2;
+    return true;
+  case ScalarType::S64:
+    if (op != "min" && op != "max")
+      return false;
+    out.push_back(Modifier::S64);
+    words = 2;
+    return true;
+  case ScalarType::F32:
+    if (op != "add")
+      return false;
+    out.append({Modifier::F32, Modifier::FTZ, Modifier::RN});
+    isFloat = true;
+    return true;
+  case ScalarType::F64:
+    if (op != "add")
+      return false;
+    out.append({Modifier::F64, Modifier::RN});
+    isFloat = true;
+    words = 2;
+    return true;
+  case ScalarType::F16X2:
+  case ScalarType::BF16X2:
+    if (op != "add")
+      return false;
+    out.append({t == ScalarType::F16X2 ? Modifier::F16x2 : Modifier::BF16x2, Modifier::RN});
+    isFloat = true;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// atom/red.shared whose operation shared atomics lack (f32/f64 add, 64-bit add/min/max):
+/// a compare-and-swap loop.
+///   old = LDS [a]
+/// loop:
+///   new = old (op) b
+///   r = ATOMS.CAS[.64] [a], old, new
+///   p = r != old;  old = r;  @p BRA loop
+/// HW: ptxas 13.0 builds the same loop with ATOMS.CAST.SPIN (a success flag instead of the
+/// old value, re-reading [a] with LDS on failure; llm.c, cuda-samples); plain CAS, whose
+/// result is documented, is used here. The loop diverges; the hardware reconverges the warp
+/// at the next convergence point (no BSSY/BSYNC is inserted around it yet).
+bool sharedCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op,
+                   ScalarType t, const Operand &d, const Operand &b, const MemAddress &a) {
+  bool wide = ptx::typeBits(t) == 64;
+  uint8_t w = wide ? 2 : 1;
+  if (op != "add" || (!wide && t != ScalarType::F32))
+    return ctx.unsupported(in);
+  Operand m = memOperand(ctx, a, StateSpace::Shared);
+  Operand old = ctx.temp(RegClass::R, w);
+  ori::Instr &lds = ctx.emit(Opcode::LDS, {}, {old}, {m});
+  if (wide)
+    lds.mods.push_back(Modifier::Size64);
+  uint32_t loop = ctx.startBlock();
+  Operand nw = ctx.temp(RegClass::R, w);
+  if (op == "add" && t == ScalarType::F32) {
+    ctx.emit(Opcode::FADD, {}, {nw}, {old, b});
+  } else if (op == "add" && t == ScalarType::F64) {
+    ctx.emit(Opcode::DADD, {}, {nw}, {old, b});
+  } else if (op == "add" && wide) {
+    Operand carry = ctx.temp(RegClass::P);
+    ctx.emit(Opcode::IADD3, {}, {component(nw, 0), carry},
+             {component(old, 0), component(b, 0), RZ()});
+    ctx.emit(Opcode::IADD3, {Modifier::X}, {component(nw, 1)},
+             {component(old, 1), component(b, 1), RZ(), carry, notPT()});
+  } else {
+    return ctx.unsupported(in); // excluded above
+  }
+  Operand r = ctx.temp(RegClass::R, w);
+  ori::Instr &cas = ctx.emit(Opcode::ATOMS, {Modifier::CAS}, {r}, {m, old, nw});
+  if (wide)
+    cas.mods.push_back(Modifier::Size64);
+  Operand again = ctx.temp(RegClass::P);
+  ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {again, PT()},
+           {component(r, 0), component(old, 0), PT()});
+  if (wide)
+    ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::OR}, {again, PT()},
+             {component(r, 1), component(old, 1), again});
+  for (unsigned k = 0; k < w; ++k)
+    ctx.emit(Opcode::MOV, {}, {component(old, k)}, {component(r, k)});
+  ori::Instr &br = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(loop)});
+  br.guard = again;
+  ctx.startBlock();
+  if (d.kind != OperandKind::None)
+    for (unsigned k = 0; k < w; ++k)
+      ctx.emit(Opcode::MOV, {}, {w == 1 ? d : component(d, k)}, {component(old, k)});
+  return true;
+}
+
+/// A register holding source `op` of the atomic, `words` 32-bit words wide.
+Operand atomicSource(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &op,
+                     unsigned words) {
+  Operand s = ctx.source(in, op);
+  if (s.kind == OperandKind::None)
+    return s;
+  if (s.isReg()) {
+    if (s.cls != RegClass::R || s.width != words) {
+      ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+      return {};
+    }
+    return s;
+  }
+  Operand t = ctx.temp(RegClass::R, static_cast<uint8_t>(words));
+  uint64_t bits = static_cast<uint64_t>(s.imm);
+  if (s.kind == OperandKind::FImm32)
+    bits &= 0xffffffffu;
+  if (words == 1) {
+    ctx.emit(Opcode::MOV, {}, {t}, {Operand::intImm(static_cast<uint32_t>(bits))});
+  } else {
+    ctx.emit(Opcode::MOV, {}, {component(t, 0)},
+             {Operand::intImm(static_cast<uint32_t>(bits))});
+    ctx.emit(Opcode::MOV, {}, {component(t, 1)},
+             {Operand::intImm(static_cast<uint32_t>(bits >> 32))});
+  }
+  return t;
+}
+
+bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
+  StateSpace space = in.space();
+  if (space != StateSpace::Global && space != StateSpace::Shared && space != StateSpace::None)
+    return ctx.unsupported(in);
+  // The operation and the remaining words.
+  const OpRow *op = nullptr;
+  std::vector<std::string_view> used;
+  for (const ptx::Modifier &m : in.modifiers)
+    if (m.kind == ptx::Modifier::Kind::Other)
+      for (const OpRow &r : kOps)
+        if (m.text == r.ptx) {
+          op = &r;
+          used.push_back(r.ptx);
+        }
+  if (!op || (isRed && op->sass == Modifier::CAS) || (isRed && op->sass == Modifier::EXCH))
+    return ctx.unsupported(in);
+  MemOrder order;
+  if (!memOrder(ctx, in, /*isAtomic=*/true, order, used))
+    return false;
+  for (const ptx::Modifier &m : in.modifiers) {
+    if (m.kind != ptx::Modifier::Kind::Other)
+      continue;
+    bool known = m.text == "noftz";
+    for (std::string_view u : used)
+      known |= m.text == u;
+    if (!known)
+      return ctx.unsupported(in, "Modifier '." + m.text + "' of '" + in.fullOpcode() + "'");
+  }
+  ScalarType t = in.type();
+  llvm::SmallVector<Modifier, 4> typeMods;
+  bool isFloat = false;
+  unsigned words = 1;
+  if (!typeModifiers(op->ptx, t, typeMods, isFloat, words))
+    return ctx.unsupported(in);
+  bool f16 = t == ScalarType::F16X2 || t == ScalarType::BF16X2;
+  if (f16 != in.has("noftz"))
+    return ctx.unsupported(in);
+  bool isCas = op->sass == Modifier::CAS;
+  // Shared forms without a native operation become compare-and-swap loops (sharedCasLoop);
+  // the generic forms ptxas gives fall-back paths are not selected (file comment).
+  bool casLoop = space == StateSpace::Shared &&
+                 (isFloat || (words == 2 && !isCas && op->sass != Modifier::EXCH));
+  if (casLoop && (f16 || ctx.curGuard.kind != OperandKind::None))
+    return ctx.unsupported(in);
+  if (space == StateSpace::None && (isFloat || words == 2))
+    return ctx.unsupported(in);
+  // Operands.
+  size_t first = isRed ? 0 : 1;
+  size_t nsrc = isCas ? 2 : 1;
+  if (in.operands.size() != first + 1 + nsrc)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  Operand d;
+  if (!isRed) {
+    if (!in.operands[0].is<ptx::RegOperand>())
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    d = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
+    if (d.kind == OperandKind::None)
+      return false;
+    if (d.cls != RegClass::R || d.width != words)
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  }
+  Operand b = atomicSource(ctx, in, in.operands[first + 1], words);
+  if (b.kind == OperandKind::None)
+    return false;
+  Operand c;
+  if (isCas) {
+    c = atomicSource(ctx, in, in.operands[first + 2], words);
+    if (c.kind == OperandKind::None)
+      return false;
+  }
+  MemAddress a;
+  if (!memAddress(ctx, in, in.operands[first], space, a))
+    return false;
+  if (casLoop)
+    return sharedCasLoop(ctx, in, op->ptx, t, d, b, a);
+  Operand result = isRed ? RZ() : d;
+  // The instruction.
+  llvm::SmallVector<Modifier, 8> mods;
+  Opcode opc;
+  Operand m;
+  if (space == StateSpace::Shared) {
+    opc = Opcode::ATOMS;
+    mods.push_back(op->sass);
+    mods.append(typeMods.begin(), typeMods.end());
+    m = memOperand(ctx, a, space);
+  } else {
+    bool global = space == StateSpace::Global;
+    opc = isRed && global ? Opcode::REDG : global ? Opcode::ATOMG : Opcode::ATOM;
+    mods.push_back(Modifier::E);
+    mods.push_back(op->sass);
+    mods.append(typeMods.begin(), typeMods.end());
+    appendOrder(order, mods);
+    // HW: CAS takes no descriptor: ATOMG.E.CAS.STRONG.GPU PT, R12, [R2], R6, R7.
+    m = isCas ? Operand::mem(a.base, a.offset) : memOperand(ctx, a, space);
+  }
+  emitReleaseFence(ctx, order);
+  ori::Instr i(opc);
+  for (Modifier x : mods)
+    i.mods.push_back(x);
+  i.guard = ctx.curGuard;
+  if (opc == Opcode::ATOMG || opc == Opcode::ATOM)
+    i.addDef(PT());
+  if (opc != Opcode::REDG)
+    i.addDef(result);
+  i.addUse(m);
+  i.addUse(b);
+  if (isCas)
+    i.addUse(c);
+  ctx.fn().blocks[ctx.curBlock].instrs.push_back(i);
+  emitAcquireFence(ctx, order);
+  return true;
+}
+
+bool lowerAtom(LowerCtx &ctx, const ptx::Instruction &in) { return lowerAtomic(ctx, in, false); }
+bool lowerRed(LowerCtx &ctx, const ptx::Instruction &in) { return lowerAtomic(ctx, in, true); }
+
+constexpr std::array kRows = {
+    HandlerRow{"atom", TypeClass::Any, lowerAtom},
+    HandlerRow{"red", TypeClass::Any, lowerRed},
+};
+
+} // namespace
+
+std::span<const HandlerRow> atomicHandlers() { return kRows; }
+
+} // namespace ptxmini::frontend::lower

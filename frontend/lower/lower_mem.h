@@ -1,0 +1,93 @@
+//===- frontend/lower/lower_mem.h - memory lowering: module data and addresses --------===//
+///
+/// \file
+/// What the memory files share (lower_mem.cpp: mov/cvta/ld/st/ldu/prefetch,
+/// lower_atomic.cpp: atom/red, lower_module_data.cpp: variable layout):
+///   - ModuleLayout: where each module-scope variable lives, computed once per module;
+///   - the per-kernel shared-memory layout (function .shared variables, then the module ones
+///     the kernel names, then the .extern ones at the end);
+///   - address formation: a PTX address operand `[reg+off]` / `[var+off]` / `[imm]` as an
+///     Ori base register and immediate offset for the access's state space.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "frontend/lower/lower_context.h"
+
+#include <llvm/ADT/StringMap.h>
+
+namespace ptxmini::frontend::lower {
+
+/// A module-scope variable as the code addresses it.
+struct ModuleVar {
+  enum class Kind : uint8_t { Global, Const, Shared };
+  Kind kind = Kind::Global;
+  uint32_t size = 0, align = 1;
+  uint32_t constOffset = 0; ///< Const: offset in the .const bank
+  uint32_t slotOffset = 0;  ///< Global: offset of its 64-bit address slot
+  bool isExtern = false;    ///< Shared: `.extern .shared` (dynamic shared memory)
+  unsigned declIndex = 0;   ///< position among the module's declarations
+};
+
+struct ModuleLayout {
+  llvm::StringMap<ModuleVar> vars;
+  bool hasExternShared = false;
+  uint32_t externSharedAlign = 1;
+};
+
+/// Lays out the module's .global/.const/.shared variables (ModuleLayout for the code,
+/// LoweredVariable rows for the cubin). False after reporting what is not supported.
+bool layoutModuleData(const ptx::Module &m, const Target &t, DiagEngine &diag,
+                      ModuleLayout &layout, LoweredModuleData &data);
+
+/// The kernel's shared memory: window offsets of every .shared variable it may name
+/// (ctx.sharedVars) and the LoweredFunction's shared facts. False after reporting.
+bool layoutKernelShared(LowerCtx &ctx, const ModuleLayout &layout);
+
+/// How a memory access's address is held: `base` (a 64-bit pair for global/generic, a 32-bit
+/// register for shared; kind None for an absolute address) plus `offset`.
+struct MemAddress {
+  ori::Operand base;
+  int32_t offset = 0;
+};
+
+/// Resolves the address operand `op` of `in` for an access to `space` (Global, Shared or
+/// None = generic), emitting what is needed to form the base (a variable's address slot, the
+/// shared window base). False after reporting.
+bool memAddress(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &op,
+                ptx::StateSpace space, MemAddress &out);
+
+/// The Ori memory operand for `a` in `space`: desc[UR][base.64+off] for global and generic
+/// accesses, [base+off] for shared ones.
+ori::Operand memOperand(LowerCtx &ctx, const MemAddress &a, ptx::StateSpace space);
+
+/// The 32-bit shared-window address of `window offset` (reserve + variable offset):
+/// `MOV t, off; S2R c, SR_CgaCtaId; LEA d, c, t, shift`.
+ori::Operand sharedWindowAddress(LowerCtx &ctx, uint32_t windowOffset,
+                                 const ori::Operand &dest = {});
+
+/// The SASS ordering modifiers of a PTX memory-consistency qualifier set (.volatile,
+/// .relaxed/.acquire/.release/.acq_rel with a scope), and the fences ptxas puts around a
+/// strong access. `isAtomic` selects the atomics' default (.STRONG.GPU without qualifiers).
+struct MemOrder {
+  std::optional<ori::Modifier> scope; ///< SM / GPU / SYS after STRONG; none: weak access
+  bool acquire = false;               ///< CCTL.IVALL after (gpu/sys scopes)
+  bool releaseFence = false;          ///< MEMBAR before
+  ori::Modifier fenceScope = ori::Modifier::CTA;
+};
+/// Reads .volatile/.relaxed/.acquire/.release/.acq_rel/.weak/.mmio and the scope words of
+/// `in`; false after reporting an unsupported combination. Marks the words it consumed in
+/// `used`.
+bool memOrder(LowerCtx &ctx, const ptx::Instruction &in, bool isAtomic, MemOrder &out,
+              std::vector<std::string_view> &used);
+/// STRONG.<scope> appended to `mods` (nothing for a weak access).
+void appendOrder(const MemOrder &o, llvm::SmallVectorImpl<ori::Modifier> &mods);
+/// The fence ptxas puts before a release access: MEMBAR.ALL.<scope> (+ ERRBAR; CGAERRBAR
+/// beyond the CTA).
+void emitReleaseFence(LowerCtx &ctx, const MemOrder &o);
+/// The invalidation ptxas puts after an acquire access at GPU/system scope: CCTL.IVALL.
+void emitAcquireFence(LowerCtx &ctx, const MemOrder &o);
+
+/// d = s + imm for a 64-bit register pair (IADD3 with carry into IADD3.X).
+void add64Imm(LowerCtx &ctx, const ori::Operand &d, const ori::Operand &s, int64_t imm);
+
+} // namespace ptxmini::frontend::lower

@@ -1,0 +1,422 @@
+//===- regalloc/live_intervals.cpp - intervals, busy ranges, weights, hints ------------===//
+///
+/// \file
+/// One interval per virtual register: the hull of every point where it is read (2i) or
+/// written (2i+1), and of the first/last point of every block where one of its 32-bit
+/// components is live in/out (per-block liveness of components, computed here). A hull is conservative (a value live across a
+/// loop back-edge covers the whole loop; a value live only in one arm of a branch covers
+/// the other arm too), never too short.
+///
+/// Busy ranges of physical registers, from the calling convention
+/// (targets/calling_convention.h), computed block by block:
+///   - a physical register read at i is busy from its last write in the block (or from the
+///     block's first point when it has none: parameters at entry, results after a call);
+///   - a physical register written at i is busy until its last read in the block, and to
+///     the block's end when the block ends with CALL or RET (their implicit reads) or when
+///     nothing in the block reads it;
+///   - a CALL at i makes every register of its callee's clobber set busy at 2i+1, so a value
+///     live across the call cannot live in one (unknown callee: every register).
+/// R1 (the stack pointer) and the fixed registers (RZ, PT, ...) are never tracked.
+///
+/// Spill weight: each read or write counts 10^(loop depth) (depth capped at 4), divided by
+/// the interval's length in instructions; spill temporaries are unspillable. Hints: a copy
+/// `MOV v, Rk` or `MOV Rk, v` asks v for Rk; `MOV v, u` asks v for u's register.
+//===----------------------------------------------------------------------------------===//
+#include "regalloc/regalloc_internal.h"
+
+#include "llvm/ADT/BitVector.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ptxmini::ra {
+
+using ori::Instr;
+using ori::Operand;
+using ori::OperandKind;
+using ori::RegClass;
+
+bool RegisterBudget::allows(RegClass c, uint32_t r) const {
+  const auto &v = allocatable[size_t(c)];
+  return std::binary_search(v.begin(), v.end(), r);
+}
+
+RegisterBudget makeBudget(const Target &t, uint32_t maxRegCount) {
+  RegisterBudget b;
+  const RegisterFiles &rf = t.registers();
+  const CallingConvention &cc = t.callingConvention();
+  // ptxas -v counts the highest R register + 1 + 2 (encoder/emit_function.cpp), so a
+  // count of N leaves R0..R(N-3).
+  uint32_t count = maxRegCount ? std::min(maxRegCount, t.maxRegisterCount()) : t.maxRegisterCount();
+  uint32_t lastR = std::min<uint32_t>(count >= 3 ? count - 3 : 0, rf.numGprs - 1);
+  for (uint32_t r = 0; r <= lastR; ++r)
+    if (r != cc.stackPointer)
+      b.allocatable[size_t(RegClass::R)].push_back(r);
+  // GUESS: UR0-UR3 are left out, as the original allocator did (ptxas's code mostly starts
+  // its uniform values at UR4).
+  for (uint32_t r = 4; r < rf.numUgprs; ++r)
+    b.allocatable[size_t(RegClass::UR)].push_back(r);
+  for (uint32_t r = 0; r < rf.numPreds; ++r) {
+    b.allocatable[size_t(RegClass::P)].push_back(r);
+    b.allocatable[size_t(RegClass::UP)].push_back(r);
+  }
+  // HW: sm_90 has 16 convergence-barrier registers B0-B15 (BSSY B<n> in ptxas's code).
+  for (uint32_t r = 0; r < 16; ++r)
+    b.allocatable[size_t(RegClass::B)].push_back(r);
+  return b;
+}
+
+ori::PhysRegSet everyAllocatable(const Target &t) {
+  RegisterBudget b = makeBudget(t, 0);
+  ori::PhysRegSet s;
+  for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+    for (uint32_t r : b.allocatable[c])
+      s.set(static_cast<RegClass>(c), r);
+  // The calling convention's fixed registers are clobbered too (return address, results).
+  for (uint32_t r = 0; r < t.registers().numGprs; ++r)
+    if (r != t.callingConvention().stackPointer)
+      s.set(RegClass::R, r);
+  return s;
+}
+
+bool fixedOverlaps(const LiveInfo &li, RegClass c, uint32_t r, uint32_t s, uint32_t e) {
+  const auto &per = li.fixed[size_t(c)];
+  if (r >= per.size() || per[r].empty())
+    return false;
+  // Ranges sorted by start with a running maximum of their ends: the last range starting
+  // at or before e decides.
+  const auto &ranges = per[r];
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), e,
+                             [](uint32_t v, const Range &x) { return v < x.start; });
+  if (it == ranges.begin())
+    return false;
+  size_t j = static_cast<size_t>(it - ranges.begin()) - 1;
+  return li.fixedMaxEnd[size_t(c)][r][j] >= s;
+}
+
+namespace {
+
+void addFixed(LiveInfo &li, RegClass c, uint32_t r, uint32_t s, uint32_t e) {
+  auto &per = li.fixed[size_t(c)];
+  if (per.size() <= r)
+    per.resize(r + 1);
+  per[r].push_back({std::min(s, e), std::max(s, e)});
+}
+
+bool isTrackedPreg(const Operand &o, const Target &t) {
+  return o.kind == OperandKind::PReg && !o.isFixed() &&
+         !(o.cls == RegClass::R && o.reg == t.callingConvention().stackPointer);
+}
+
+/// Physical registers an operand names (a Mem operand's base included).
+void pregsOf(const Operand &o, const Target &t, llvm::SmallVectorImpl<Operand> &out) {
+  if (o.kind == OperandKind::PReg) {
+    if (isTrackedPreg(o, t))
+      out.push_back(o);
+  } else if (o.kind == OperandKind::Mem && o.hasMemBase() && !o.memBaseIsVReg()) {
+    Operand b = o.memBase();
+    if (isTrackedPreg(b, t))
+      out.push_back(b);
+  }
+  if (o.kind == OperandKind::Mem)
+    if (Operand d = o.memDesc(); isTrackedPreg(d, t))
+      out.push_back(d);
+}
+
+/// The registers a physical operand covers: a component, or the whole pair/quad.
+std::pair<uint32_t, uint32_t> span(const Operand &o) {
+  if (o.sub != ori::kWholeReg)
+    return {o.reg + o.sub, 1};
+  return {o.reg, std::max<uint32_t>(1, o.width)};
+}
+
+} // namespace
+
+namespace {
+
+/// Per-block liveness of 32-bit components (a pair is two units, a quad four), so that a
+/// 64-bit value built by two component writes is not live before the first of them, as
+/// vreg-granular liveness (ori/analysis/liveness.h) must assume. Same equations:
+/// liveIn = upwardExposed | (liveOut - killed), a guarded write kills nothing.
+struct UnitLiveness {
+  std::vector<uint32_t> firstUnit; ///< by flat register index
+  std::vector<uint32_t> unitToFlat;
+  std::vector<llvm::BitVector> liveIn, liveOut;
+};
+
+UnitLiveness computeUnitLiveness(const ori::Function &f) {
+  UnitLiveness u;
+  uint32_t nflat = f.numFlatRegs();
+  u.firstUnit.assign(nflat + 1, 0);
+  for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+    for (uint32_t n = 0; n < f.numRegs(static_cast<RegClass>(c)); ++n) {
+      uint32_t k = f.flatRegIndex(static_cast<RegClass>(c), n);
+      uint32_t w = f.regInfo(static_cast<RegClass>(c), n).width;
+      u.firstUnit[k + 1] = w;
+    }
+  for (uint32_t k = 0; k < nflat; ++k)
+    u.firstUnit[k + 1] += u.firstUnit[k];
+  uint32_t nu = u.firstUnit[nflat];
+  u.unitToFlat.resize(nu);
+  for (uint32_t k = 0; k < nflat; ++k)
+    for (uint32_t x = u.firstUnit[k]; x < u.firstUnit[k + 1]; ++x)
+      u.unitToFlat[x] = k;
+  auto units = [&](const Operand &o) -> std::pair<uint32_t, uint32_t> {
+    if (o.kind != OperandKind::VReg || o.reg >= f.numRegs(o.cls))
+      return {0, 0};
+    uint32_t k = f.flatRegIndex(o.cls, o.reg);
+    uint32_t b = u.firstUnit[k], e = u.firstUnit[k + 1];
+    if (o.sub != ori::kWholeReg)
+      return b + o.sub < e ? std::pair{b + o.sub, b + o.sub + 1u} : std::pair{0u, 0u};
+    return {b, e};
+  };
+  size_t nb = f.blocks.size();
+  std::vector<llvm::BitVector> ue(nb, llvm::BitVector(nu)), kill(nb, llvm::BitVector(nu));
+  for (size_t b = 0; b < nb; ++b) {
+    const auto &instrs = f.blocks[b].instrs;
+    for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
+      const Instr &in = *it;
+      if (!in.isGuarded())
+        for (const Operand &d : in.defs()) {
+          auto [x0, x1] = units(d);
+          for (uint32_t x = x0; x < x1; ++x)
+            kill[b].set(x), ue[b].reset(x);
+        }
+      for (const Operand &op : in.uses())
+        for (const Operand &v : op.vregs()) {
+          auto [x0, x1] = units(v);
+          for (uint32_t x = x0; x < x1; ++x)
+            ue[b].set(x);
+        }
+      auto [g0, g1] = units(in.guard);
+      for (uint32_t x = g0; x < g1; ++x)
+        ue[b].set(x);
+    }
+  }
+  u.liveIn.assign(nb, llvm::BitVector(nu));
+  u.liveOut.assign(nb, llvm::BitVector(nu));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = nb; b-- > 0;) {
+      llvm::BitVector out(nu);
+      for (uint32_t s : f.blocks[b].succs)
+        out |= u.liveIn[s];
+      llvm::BitVector in = out;
+      in.reset(kill[b]);
+      in |= ue[b];
+      u.liveOut[b] = std::move(out);
+      if (in != u.liveIn[b]) {
+        u.liveIn[b] = std::move(in);
+        changed = true;
+      }
+    }
+  }
+  return u;
+}
+
+} // namespace
+
+LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
+                         const std::vector<std::pair<RegClass, uint32_t>> &spillTemps) {
+  LiveInfo li;
+  UnitLiveness live = computeUnitLiveness(f);
+  // Flat index <-> (class, number).
+  std::vector<std::pair<RegClass, uint32_t>> flatToReg(f.numFlatRegs());
+  std::vector<int32_t> flatToInterval(f.numFlatRegs(), -1);
+  for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+    for (uint32_t n = 0; n < f.numRegs(static_cast<RegClass>(c)); ++n) {
+      uint32_t k = f.flatRegIndex(static_cast<RegClass>(c), n);
+      flatToReg[k] = {static_cast<RegClass>(c), n};
+      if (uint8_t w = f.regInfo(static_cast<RegClass>(c), n).width) {
+        flatToInterval[k] = static_cast<int32_t>(li.intervals.size());
+        Interval iv;
+        iv.cls = static_cast<RegClass>(c);
+        iv.num = n;
+        iv.width = w;
+        li.intervals.push_back(iv);
+      }
+    }
+  auto intervalOf = [&](const Operand &v) -> Interval * {
+    if (v.kind != OperandKind::VReg || v.reg >= f.numRegs(v.cls))
+      return nullptr;
+    int32_t k = flatToInterval[f.flatRegIndex(v.cls, v.reg)];
+    return k < 0 ? nullptr : &li.intervals[k];
+  };
+  auto cover = [](Interval &iv, uint32_t p, uint8_t sub = ori::kWholeReg) { iv.cover(p, sub); };
+  ori::PhysRegSet all = everyAllocatable(t);
+  uint32_t i = 0; // instruction index
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    const ori::Block &blk = f.blocks[b];
+    if (blk.instrs.empty())
+      continue;
+    uint32_t first = 2 * i, last = 2 * (i + static_cast<uint32_t>(blk.instrs.size()) - 1) + 1;
+    double depthWeight = std::pow(10.0, std::min<uint32_t>(blk.loopDepth, 4));
+    // Physical registers: last write in this block (point) and whether it was read since.
+    struct Open {
+      uint32_t def;
+      bool read;
+    };
+    std::array<std::vector<std::optional<Open>>, ori::kNumRegClasses> open;
+    for (auto &v : open)
+      v.assign(256, std::nullopt);
+    const Instr &lastIn = blk.instrs.back();
+    bool endsWithCallOrRet = lastIn.op == ori::Opcode::CALL || lastIn.op == ori::Opcode::RET;
+    for (const Instr &in : blk.instrs) {
+      uint32_t usePt = 2 * i, defPt = 2 * i + 1;
+      // Virtual registers.
+      for (unsigned k = 0; k < in.ops.size(); ++k) {
+        const Operand &o = in.ops[k];
+        bool isDef = k < in.numDefs;
+        for (const Operand &v : o.vregs())
+          if (Interval *iv = intervalOf(v)) {
+            cover(*iv, isDef && o.kind == OperandKind::VReg ? defPt : usePt, v.sub);
+            iv->weight += depthWeight;
+          }
+      }
+      if (Interval *iv = intervalOf(in.guard)) {
+        cover(*iv, usePt);
+        iv->weight += depthWeight;
+      }
+      // Physical registers: reads close a busy range, writes open one.
+      llvm::SmallVector<Operand, 4> reads, writes;
+      for (unsigned k = 0; k < in.ops.size(); ++k) {
+        const Operand &o = in.ops[k];
+        if (k < in.numDefs && o.kind == OperandKind::PReg)
+          pregsOf(o, t, writes);
+        else
+          pregsOf(o, t, reads);
+      }
+      pregsOf(in.guard, t, reads);
+      for (const Operand &r : reads) {
+        auto [r0, n] = span(r);
+        for (uint32_t x = r0; x < r0 + n && x < 256; ++x) {
+          auto &o = open[size_t(r.cls)][x];
+          addFixed(li, r.cls, x, o ? o->def : first, usePt);
+          if (o)
+            o->read = true;
+        }
+      }
+      for (const Operand &w : writes) {
+        auto [r0, n] = span(w);
+        for (uint32_t x = r0; x < r0 + n && x < 256; ++x) {
+          auto &o = open[size_t(w.cls)][x];
+          if (o && !o->read)
+            addFixed(li, w.cls, x, o->def, defPt); // an overwritten, unread value
+          o = Open{defPt, false};
+          addFixed(li, w.cls, x, defPt, defPt);
+        }
+      }
+      // Call clobbers.
+      if (in.op == ori::Opcode::CALL) {
+        const ori::PhysRegSet *set = &all;
+        for (const Operand &u : in.uses())
+          if (u.kind == OperandKind::Func && u.reg < f.calleeClobbers.size() &&
+              f.calleeClobbers[u.reg])
+            set = &*f.calleeClobbers[u.reg];
+        for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+          for (uint32_t x = 0; x < 256; ++x)
+            if (set->test(static_cast<RegClass>(c), x))
+              addFixed(li, static_cast<RegClass>(c), x, defPt, defPt);
+      }
+      ++i;
+    }
+    for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+      for (uint32_t x = 0; x < 256; ++x)
+        if (auto &o = open[c][x]; o && (endsWithCallOrRet || !o->read))
+          addFixed(li, static_cast<RegClass>(c), x, o->def, last);
+    // Live-in / live-out values cover the block's ends.
+    if (b < live.liveIn.size()) {
+      auto unitSub = [&](unsigned x) {
+        return static_cast<uint8_t>(x - live.firstUnit[live.unitToFlat[x]]);
+      };
+      for (unsigned x : live.liveIn[b].set_bits())
+        if (int32_t k = flatToInterval[live.unitToFlat[x]]; k >= 0)
+          cover(li.intervals[k], first, unitSub(x));
+      for (unsigned x : live.liveOut[b].set_bits())
+        if (int32_t k = flatToInterval[live.unitToFlat[x]]; k >= 0)
+          cover(li.intervals[k], last, unitSub(x));
+    }
+  }
+  li.numPoints = 2 * i;
+  for (unsigned c = 0; c < ori::kNumRegClasses; ++c) {
+    li.fixedMaxEnd[c].resize(li.fixed[c].size());
+    for (size_t r = 0; r < li.fixed[c].size(); ++r) {
+      auto &ranges = li.fixed[c][r];
+      std::sort(ranges.begin(), ranges.end(), [](const Range &a, const Range &b) {
+        return a.start != b.start ? a.start < b.start : a.end < b.end;
+      });
+      uint32_t m = 0;
+      for (const Range &x : ranges)
+        li.fixedMaxEnd[c][r].push_back(m = std::max(m, x.end));
+    }
+  }
+  // Weights per length; spill temporaries never spill.
+  for (Interval &iv : li.intervals) {
+    if (iv.empty())
+      continue;
+    iv.weight /= 1.0 + (iv.end - iv.start) / 2.0;
+  }
+  for (auto [c, n] : spillTemps)
+    if (Interval *iv = intervalOf(Operand::vreg(c, n)))
+      iv->unspillable = true;
+  // A value the spill code would recompute (a constant) costs a fraction of a reload: make
+  // it the first candidate. GUESS: a quarter.
+  std::vector<uint32_t> defs(li.intervals.size(), 0);
+  std::vector<const Instr *> lastDef(li.intervals.size(), nullptr);
+  for (const ori::Block &blk : f.blocks)
+    for (const Instr &in : blk.instrs)
+      for (const Operand &d : in.defs())
+        if (d.kind == OperandKind::VReg)
+          if (Interval *iv = intervalOf(d)) {
+            size_t k = static_cast<size_t>(iv - li.intervals.data());
+            ++defs[k];
+            lastDef[k] = &in;
+          }
+  for (size_t k = 0; k < li.intervals.size(); ++k)
+    if (defs[k] == 1 && rematerializable(*lastDef[k], t))
+      li.intervals[k].weight *= 0.25;
+  // Hints from copies; then along chains of copies between virtual registers, both ways
+  // (`%a = MOV R4; %b = MOV %a; ...; R4 = MOV %z` all ask for R4).
+  std::vector<std::pair<Interval *, Interval *>> copies;
+  for (const ori::Block &blk : f.blocks)
+    for (const Instr &in : blk.instrs) {
+      if (in.op != ori::Opcode::MOV || in.numDefs != 1 || in.ops.size() != 2)
+        continue;
+      const Operand &d = in.ops[0], &s = in.ops[1];
+      if (d.cls != s.cls || !d.isReg() || !s.isReg() || s.mods)
+        continue;
+      auto hintFromPreg = [&](const Operand &v, const Operand &p) {
+        if (Interval *iv = intervalOf(v); iv && iv->hint < 0 && !p.isFixed()) {
+          int32_t base = static_cast<int32_t>(p.reg) -
+                         (v.sub != ori::kWholeReg ? static_cast<int32_t>(v.sub) : 0);
+          if (base >= 0)
+            iv->hint = base;
+        }
+      };
+      if (d.kind == OperandKind::VReg && s.kind == OperandKind::PReg)
+        hintFromPreg(d, s);
+      else if (d.kind == OperandKind::PReg && s.kind == OperandKind::VReg)
+        hintFromPreg(s, d);
+      else if (d.kind == OperandKind::VReg && s.kind == OperandKind::VReg && d.sub == s.sub &&
+               d.width == s.width)
+        if (Interval *iv = intervalOf(d); iv && iv->hintVReg < 0) {
+          iv->hintVReg = static_cast<int32_t>(s.reg);
+          if (Interval *src = intervalOf(s))
+            copies.push_back({iv, src});
+        }
+    }
+  for (size_t round = 0; round < copies.size(); ++round) {
+    bool changed = false;
+    for (auto [d, s] : copies) {
+      if (d->hint < 0 && s->hint >= 0)
+        d->hint = s->hint, changed = true;
+      if (s->hint < 0 && d->hint >= 0)
+        s->hint = d->hint, changed = true;
+    }
+    if (!changed)
+      break;
+  }
+  return li;
+}
+
+} // namespace ptxmini::ra

@@ -1,0 +1,60 @@
+//===- targets/calling_convention.h - how ptxas-mini's functions call each other -------===//
+///
+/// \file
+/// THE calling convention of ptxas-mini's whole-program code (the only record of it; the
+/// lowering of .func/call/ret in frontend/lower/lower_call.cpp, the register allocator in
+/// regalloc/ and the driver's clobber sets follow it). ptxas, in whole-program mode (no -c),
+/// places every called .func as a private copy after the kernel in the kernel's .text
+/// (symbol `$<kernel>$<func>`), so the convention is private to one cubin and ours to choose.
+/// What ptxas itself does, for comparison (HW: ptxas 13.0.88 on nvcc's device_call.cu /
+/// recursion, read with cuobjdump 13.2): `MOV Rk, <return offset>; CALL.REL.NOINC <callee>`,
+/// the callee returns with `RET.REL.NODEC Rk 0x0` after zeroing Rk+1; arguments and results
+/// sit in registers it chooses per callee (interprocedural allocation); a recursive callee
+/// saves the registers it uses with STL after `IADD3 R1, R1, -frame` and restores them.
+///
+/// ptxas-mini's convention:
+///   Stack     R1 is the stack pointer into local memory. A kernel loads it from
+///             c[0x0][0x28] (`LDC R1, c[0x0][0x28]`, as ptxas starts every kernel). A function
+///             whose frame is not empty lowers R1 by the frame size on entry
+///             (`IADD3 R1, R1, -size, RZ`) and raises it again before every RET; the frame
+///             holds the PTX .local variables at [R1 + 0, local) and then the allocator's
+///             spill slots. Frame sizes keep R1 aligned for every callee (Function::minFrameAlign).
+///   Return    The caller writes the return point's .text offset into R2
+///   address   (`MOV R2, <offset of the instruction after the CALL>`) and calls with
+///             `CALL.REL.NOINC <callee>`; the callee keeps R2 as an ordinary value and returns
+///             with `MOV R2, ra; MOV R3, RZ; RET.REL.NODEC R2 0x0` (R3: the high half, zero).
+///   Arguments The callee's PTX parameters are laid out as in memory (each .param at its
+///             alignment, in order); word i (bytes 4i..4i+3) travels in R(4+i). Results
+///             (the `func_retval` parameters) the same way, also from R4. A 64-bit
+///             parameter aligned to 8 bytes therefore lands in an aligned pair. Sub-word
+///             parameters must start on a word boundary (their upper bits are unspecified,
+///             as for 8/16-bit registers); at most kMaxParamWords words each way.
+///   Clobbers  Whole-program, interprocedural: a call may change every register its callee
+///             (and, transitively, the callee's callees) writes, plus R2, R3 and the result
+///             registers; the driver allocates callees first and hands their clobber sets to
+///             the callers (Function::calleeClobbers). A call inside a recursive cycle (or to
+///             a callee whose set is unknown) clobbers every allocatable register of every
+///             class. Values live across a call live in registers outside the set or in the
+///             caller's spill slots: nothing is callee-saved. R1 is preserved.
+///   Blocks    A CALL ends its Ori block: the argument registers and R2 are live to the
+///             block's end, the results from the next block's start, and the next block's
+///             label is the return point. RET ends its block too; the result registers are
+///             live up to it. The register allocator relies on exactly this shape.
+///   Not here  Indirect calls (`call %rd, ...` through a prototype) and calls to functions
+///             without a body in the module (vprintf, malloc, __assertfail: the CUDA ABI with
+///             relocations) are refused with a "not supported" error.
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+
+namespace ptxmini {
+
+struct CallingConvention {
+  uint32_t stackPointer = 1;    ///< R1
+  uint32_t returnAddress = 2;   ///< R2 (R3 is zeroed before RET)
+  uint32_t firstParamReg = 4;   ///< parameter / result word 0
+  uint32_t maxParamWords = 64;  ///< R4..R67 each way
+};
+
+} // namespace ptxmini
