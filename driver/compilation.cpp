@@ -35,10 +35,14 @@
 #include "support/knobs.h"
 
 #include <spdlog/spdlog.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <thread>
 
 namespace ptxmini {
 
@@ -337,10 +341,14 @@ int generateCode(const Options &opts, const Target &target,
   for (uint32_t &l : limit)
     if (l == UINT32_MAX)
       l = 0;
-  // Callees first (components of the call graph in Tarjan order), each with the clobber
-  // sets and frame alignments of the callees already compiled.
+  // Callees first, each with the clobber sets and frame alignments of the callees already
+  // compiled. A component of the call graph (Tarjan order: callees' components first) is
+  // compiled by one task; components whose callees are all done form a wave, and the
+  // components of a wave run in parallel (--split-compile). Each task reports into its own
+  // buffer, replayed in component order, so the output does not depend on the thread count.
   std::vector<Generated> gen(lowered.size());
-  for (const std::vector<size_t> &comp : g.sccs) {
+  auto compileComponent = [&](size_t s, PhaseManager &pm, DiagEngine &d) {
+    const std::vector<size_t> &comp = g.sccs[s];
     for (size_t i : comp) {
       if (!needed[i])
         continue;
@@ -358,9 +366,9 @@ int generateCode(const Options &opts, const Target &target,
           }
       }
       auto start = std::chrono::steady_clock::now();
-      phases.run(f);
-      if (diag.hasErrors())
-        diag.fatal("Ptx assembly aborted due to errors");
+      pm.run(f);
+      if (d.hasErrors())
+        return;
       gen[i].ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             start)
                       .count();
@@ -382,6 +390,53 @@ int generateCode(const Options &opts, const Target &target,
       for (size_t i : comp)
         gen[i].clobbers = cycle;
     }
+  };
+  std::vector<unsigned> wave(g.sccs.size(), 0);
+  unsigned waves = 0;
+  for (size_t s = 0; s < g.sccs.size(); ++s) {
+    for (size_t i : g.sccs[s])
+      for (size_t c : g.callees[i])
+        if (g.sccOf[c] != s)
+          wave[s] = std::max(wave[s], wave[g.sccOf[c]] + 1);
+    waves = std::max(waves, wave[s] + 1);
+  }
+  // More threads than CPUs buy nothing (and TBB warns on stderr when asked for them).
+  unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = opts.splitCompile ? std::min(opts.splitCompile, cpus) : cpus;
+  if (phases.dumpsAnything())
+    threads = 1; // DUMPIR text comes out function by function
+  tbb::task_arena arena(static_cast<int>(threads));
+  for (unsigned w = 0; w < waves; ++w) {
+    std::vector<size_t> members;
+    for (size_t s = 0; s < g.sccs.size(); ++s)
+      if (wave[s] == w)
+        members.push_back(s);
+    std::vector<std::ostringstream> text(members.size());
+    std::vector<DiagEngine> diags;
+    diags.reserve(members.size());
+    for (size_t m = 0; m < members.size(); ++m) {
+      diags.emplace_back(diag.toolName());
+      diags.back().setStream(text[m]);
+      diags.back().setSuppressWarnings(opts.suppressWarnings);
+      diags.back().setWarningsAsErrors(opts.warningsAsErrors);
+    }
+    auto task = [&](size_t m) {
+      PhaseManager pm = phases.withDiag(&diags[m]);
+      compileComponent(members[m], pm, diags[m]);
+    };
+    if (threads == 1 || members.size() == 1) {
+      for (size_t m = 0; m < members.size(); ++m)
+        task(m);
+    } else {
+      arena.execute([&] { tbb::parallel_for(size_t{0}, members.size(), task); });
+    }
+    bool failed = false;
+    for (size_t m = 0; m < members.size(); ++m) {
+      diag.stream() << text[m].str();
+      failed |= diags[m].hasErrors();
+    }
+    if (failed)
+      diag.fatal("Ptx assembly aborted due to errors");
   }
   // One .text per kernel: the kernel, then private copies of the functions it reaches in
   // PTX definition order (HW: ptxas's layout, `$<kernel>$<func>` symbols).

@@ -86,6 +86,12 @@ const std::vector<OptionDesc> &optionTable() {
        [](Options &o, const std::string &v, DiagEngine &d) {
          o.maxRegCount = parseUnsigned(v, "maxrregcount", d);
        }},
+      {"split-compile", "split-compile", "<N>",
+       "Compile functions on at most N threads (0: one per CPU; 1, the default: serially). "
+       "The output does not depend on N.",
+       [](Options &o, const std::string &v, DiagEngine &d) {
+         o.splitCompile = parseUnsigned(v, "split-compile", d);
+       }},
       {"generate-line-info", "lineinfo", nullptr, "Generate line-number information.",
        [](Options &o, const std::string &, DiagEngine &) { o.lineInfo = true; }},
       {"device-debug", "g", nullptr, "Generate debug information for device code.",

@@ -28,6 +28,7 @@ struct Options {
   bool compileOnly = false;            ///< -c: relocatable object
   std::vector<std::string> entries;    ///< -e: compile only these entry functions
   std::optional<unsigned> maxRegCount; ///< -maxrregcount
+  unsigned splitCompile = 1;           ///< --split-compile: threads for code generation (0: all CPUs)
   bool lineInfo = false;
   bool deviceDebug = false;            ///< -g
   bool warnOnSpills = false;

@@ -91,10 +91,10 @@ void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o
       // one (ATOMG.E.CAS, CCTL.E.PF1, SULD/SUST coordinates: `SUST.D.BA.2D [R2], R0, UR4`)
       // the same pair prints [R2] (the .64 bit then means something else).
       printReg(o.memBase(), o.hasMemDesc(), os);
-      if (o.memOffset() > 0)
+      // HW: a negative offset prints as `[R2.64+-0x8]` (nvdisasm 13.2 on ptxas 13.0 code for
+      // `ld.global [%rd+-8]`).
+      if (o.memOffset() != 0)
         os << '+' << formatHex(o.memOffset());
-      else if (o.memOffset() < 0)
-        os << formatHex(o.memOffset());
     } else {
       os << formatHex(o.memOffset());
     }

@@ -45,7 +45,8 @@
 ///      `BSYNC %b` restores the convergence the matching BSSY had; a full-mask WARPSYNC
 ///      converges. Each `WARPSYNC mask` marker is then deleted where the warp is converged,
 ///      becomes WARPSYNC.ALL where it is not and the mask is 0xffffffff, and stays otherwise.
-///      A non-aligned CTA barrier where the warp may be diverged is reported as unsupported.
+///      A non-aligned CTA barrier where the warp may be diverged is kept as it is (BAR.SYNC
+///      counts threads; see placeWarpSyncs).
 /// Runs on virtual registers before LegalizeOperands and AllocateRegisters.
 //===----------------------------------------------------------------------------------===//
 #include "phases/phase_manager.h"
@@ -401,7 +402,7 @@ void insertRegions(Ctx &c, std::vector<Region> &regions) {
 /// Step 5: convergence at every program point; rewrite the WARPSYNC markers. A non-aligned
 /// CTA barrier (a BAR without a marker in front) where the warp may be diverged is reported:
 /// ptxas compiles it to a BRA.DIV test and a WARPSYNC.COLLECTIVE sequence not modelled here.
-void placeWarpSyncs(Ctx &c, DiagEngine *diag) {
+void placeWarpSyncs(Ctx &c) {
   ori::Function &f = c.f;
   const uint32_t n = static_cast<uint32_t>(f.blocks.size());
   std::vector<bool> exitOnly(n);
@@ -475,13 +476,12 @@ void placeWarpSyncs(Ctx &c, DiagEngine *diag) {
         }
       } else if (isConvergingSync(in)) {
         conv = true;
-      } else if (in.op == Opcode::BAR && !conv &&
-                 (kept.empty() || kept.back().op != Opcode::WARPSYNC)) {
-        if (diag)
-          diag->error("Function '" + f.name + "': a non-aligned barrier (barrier.sync/.arrive/" +
-                      ".red without .aligned) where the warp may be diverged is not supported " +
-                      "by ptxas-mini's code generator yet");
       }
+      // A non-aligned CTA barrier where the warp may be diverged stays as it is: BAR.SYNC
+      // .DEFER_BLOCKING counts threads, not warps, so the diverged parts arrive separately.
+      // HW: ptxas 13.0 emits the same BAR.SYNC.DEFER_BLOCKING for barrier.sync and
+      // barrier.sync.aligned (tests/lit/codegen/ctrl_sync.ptx), and the PTX ISA allows the
+      // non-aligned form in divergent code.
       kept.push_back(std::move(in));
     }
     f.blocks[b].instrs = std::move(kept);
@@ -511,7 +511,7 @@ void runInsertReconvergence(ori::Function &f, PhaseContext &pc) {
     ori::buildCFG(f);
   }
   // 5.
-  placeWarpSyncs(c, pc.diag);
+  placeWarpSyncs(c);
   f.recomputeRegTable();
   // The blocks changed: refresh phase 3's facts where they were computed, else leave none.
   if (f.cfgAnalyzed)

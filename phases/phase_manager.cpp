@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <ostream>
@@ -108,6 +109,10 @@ PhaseManager::PhaseManager(const Knobs &knobs, unsigned optLevel, std::ostream *
         diag_->warning("DUMPIR names phase " + std::to_string(kPhases[i].number) + " '" +
                        std::string(kPhases[i].name) +
                        "', which is not implemented: nothing will be dumped after it");
+}
+
+bool PhaseManager::dumpsAnything() const {
+  return dumpAll_ || std::find(dumpSet_.begin(), dumpSet_.end(), true) != dumpSet_.end();
 }
 
 bool PhaseManager::parsePhaseList(KnobId knob, std::vector<bool> &out, bool &all) {

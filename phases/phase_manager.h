@@ -89,6 +89,17 @@ public:
 
   bool isDisabled(const PhaseInfo &p) const;
   bool isDumped(const PhaseInfo &p) const;
+  /// Whether DUMPIR asks for any dump (the driver then compiles functions one at a time, so
+  /// dumps come out in order).
+  bool dumpsAnything() const;
+  /// A manager with the same settings reporting through `diag`: one per thread of a parallel
+  /// compilation, each with its own diagnostics buffer.
+  PhaseManager withDiag(DiagEngine *diag) const {
+    PhaseManager m(*this);
+    m.diag_ = diag;
+    m.ran_.clear();
+    return m;
+  }
   /// Names of the phases that ran on the last function, in order (for tests and -v).
   const std::vector<std::string_view> &ranPhases() const { return ran_; }
 

@@ -13,7 +13,8 @@
 namespace ptxmini {
 namespace {
 
-constexpr KnobType BOOL = KnobType::Bool, INT = KnobType::Int, FLOAT = KnobType::Float,
+// Spellings for knobs.def; not every type has a knob yet.
+[[maybe_unused]] constexpr KnobType BOOL = KnobType::Bool, INT = KnobType::Int, FLOAT = KnobType::Float,
                    DOUBLE = KnobType::Double, STRING = KnobType::String,
                    INT_LIST = KnobType::IntList, STRING_LIST = KnobType::StringList;
 

@@ -41,6 +41,9 @@ struct ConstBankLayout {
   uint32_t globalDescOffset; ///< 64-bit memory descriptor global accesses use (desc[URx])
   /// 64-bit generic address of the local window (cvta.local adds it to a local address).
   uint32_t localWindowOffset = 0x20;
+  /// The largest offset an LDC encodes beside its index register (`c[b][R+off]`: the 16-bit
+  /// field I@38/16 of targets/sm_90/sm90_forms.def).
+  uint32_t maxLdcOffset = 0xffff;
 };
 
 /// Where memory the PTX names lives, as the code addresses it.

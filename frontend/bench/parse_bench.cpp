@@ -43,7 +43,13 @@ int main(int argc, char **argv) {
     if (!verbose)
       diag.setStream(sink);
     std::error_code ec;
-    double bytes = static_cast<double>(std::filesystem::file_size(a, ec));
+    auto size = std::filesystem::file_size(a, ec);
+    if (ec) { // an unreadable input or an unknown option is not a file of -1 bytes
+      std::fprintf(stderr, "ptx-parse-bench: cannot read '%s': %s\n", a.c_str(),
+                   ec.message().c_str());
+      return 2;
+    }
+    double bytes = static_cast<double>(size);
     auto t0 = std::chrono::steady_clock::now();
     std::clock_t c0 = std::clock();
     bool accepted = false;

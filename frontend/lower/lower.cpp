@@ -260,6 +260,9 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
       ctx.localConstants.clear(); // other paths join here
     } else if (st.is<ptx::Instruction>()) {
       const ptx::Instruction &in = st.as<ptx::Instruction>();
+      if (ctx.contractions.droppedMuls.contains(&in))
+        continue; // folded into the fma of each of its uses
+      auto contracted = ctx.contractions.uses.find(&in);
       Handler h = findHandler(ctx, in);
       if (!h) {
         ok &= ctx.unsupported(in);
@@ -276,7 +279,8 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
         if (in.guard->negated)
           ctx.curGuard.mods |= ori::OM_NOT;
       }
-      ok &= h(ctx, in);
+      ok &= contracted != ctx.contractions.uses.end() ? lowerContracted(ctx, in, contracted->second)
+                                                      : h(ctx, in);
       ctx.noteDefinitions(in);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
@@ -413,13 +417,17 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
     lf.fn.isKernel = pf.isEntry;
     lower::LowerCtx ctx(m, pf, target, diag, lf);
     ctx.moduleLayout = &layout;
-    // 1. The parameter block: each parameter at its own alignment, in order.
+    // 1. The parameter block: each parameter at its own alignment, in order. The alignment
+    // holds for the parameter's address in constant bank 0, not its offset in the block. HW:
+    // ptxas 13.0 puts `.param .align 128 .b8 g[1280]` at block offset 0x70 (c[0x0][0x280];
+    // KPARAM_INFO, CBANK_PARAM_SIZE 0x570; ThunderKittens gemm level_04).
     uint32_t offset = 0;
+    const uint32_t base = target.constBank().paramBase;
     if (pf.isEntry)
       for (const ptx::VarDecl &p : pf.params) {
         uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
         uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
-        offset = lower::alignTo(offset, align);
+        offset = lower::alignTo(base + offset, align) - base;
         ctx.params[p.name] = LoweredParam{offset, size};
         lf.params.push_back(LoweredParam{offset, size});
         offset += size;
@@ -452,7 +460,8 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
       ok = false;
       continue;
     }
-    // 3. The statements.
+    // 3. The statements (mul + add pairs contracted into fma, as ptxas does by default).
+    ctx.contractions = lower::planContractions(pf.body);
     ctx.curBlock = 0;
     if (!lower::lowerBlock(ctx, pf.body)) {
       ok = false;

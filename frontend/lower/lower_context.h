@@ -11,6 +11,8 @@
 
 #include "frontend/lower.h"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringMap.h>
 
 #include <initializer_list>
@@ -77,6 +79,24 @@ std::vector<std::string> directCallees(const ptx::Function &f);
 /// The definition (with a body) of function `name`, past forward declarations; else the
 /// first declaration, or nullptr.
 const ptx::Function *findDefinition(const ptx::Module &m, std::string_view name);
+
+/// mul + add/sub contraction into fma (lower_contract.cpp).
+struct Contraction {
+  const ptx::Instruction *mul = nullptr;
+  bool productFirst = false;  ///< the product is the use's first source
+  bool negateProduct = false; ///< sub c, product: fma(-a, b, c)
+  bool negateAddend = false;  ///< sub product, c: fma(a, b, -c)
+};
+struct ContractionPlan {
+  llvm::DenseMap<const ptx::Instruction *, Contraction> uses; ///< add/sub lowered as fma
+  llvm::DenseSet<const ptx::Instruction *> droppedMuls;       ///< multiplies folded into them
+};
+/// The contractions of one function body (see lower_contract.cpp for the rule).
+ContractionPlan planContractions(const ptx::Block &body);
+/// Lowers `use` as fma with its multiply's factors.
+bool lowerContracted(LowerCtx &ctx, const ptx::Instruction &use, const Contraction &c);
+/// fma (lower_float.cpp), for lowerContracted.
+bool lowerFmaInstruction(LowerCtx &ctx, const ptx::Instruction &in);
 
 struct LowerCtx {
   LowerCtx(const ptx::Module &m, const ptx::Function &f, const Target &t, DiagEngine &d,
@@ -149,6 +169,8 @@ struct LowerCtx {
   /// Registers whose last definition since the last label was `mov` of an integer immediate
   /// (inline-asm blocks reuse registers: `mov.u32 %r56, -1; elect.sync _|P, %r56;`).
   llvm::StringMap<int64_t> localConstants;
+  /// mul + add/sub pairs lowered as fma (planned per function before its body).
+  ContractionPlan contractions;
   /// Updates localConstants after `in` (lower_warp.cpp); called for every instruction.
   void noteDefinitions(const ptx::Instruction &in);
 };

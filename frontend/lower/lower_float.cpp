@@ -479,4 +479,6 @@ constexpr std::array kRows = {
 
 std::span<const HandlerRow> floatHandlers() { return kRows; }
 
+bool lowerFmaInstruction(LowerCtx &ctx, const ptx::Instruction &in) { return lowerFma(ctx, in); }
+
 } // namespace ptxmini::frontend::lower

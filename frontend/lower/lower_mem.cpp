@@ -644,10 +644,23 @@ bool lowerBankLoad(LowerCtx &ctx, const ptx::Instruction &in, uint32_t bank,
   bool sgn = isSignedType(t);
   if (bits == 0 || bits > 64 || ptx::typeKind(t) == ptx::TypeKind::Pred)
     return ctx.unsupported(in);
+  // An indexed address whose offset leaves the unsigned 16-bit field ([%rd+-16] after a
+  // pointer into a by-value struct parameter was moved back) adds the offset to the index
+  // first. GUESS: the field may be signed in hardware; ptxas folds these loads (cutlass
+  // basic_gemm), so there is no oracle for a negative indexed LDC.
+  Operand idx = index;
+  const int64_t maxOff = ctx.target.constBank().maxLdcOffset;
+  if (idx.isReg() && (offset < 0 || offset + 8 * vec > maxOff)) {
+    Operand t2 = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::IADD3, {}, {t2},
+             {idx, Operand::intImm(static_cast<uint32_t>(offset)), RZ()});
+    idx = t2;
+    offset = 0;
+  }
   auto cb = [&](int64_t off) {
-    if (off < 0 || off > 0xffff)
+    if (off < 0 || off > maxOff)
       return Operand{};
-    return Operand::cbank(bank, off, index);
+    return Operand::cbank(bank, off, idx);
   };
   auto ldc = [&](unsigned bytes, bool s, const Operand &d, int64_t off) {
     Operand c = cb(off);
@@ -678,7 +691,7 @@ bool lowerBankLoad(LowerCtx &ctx, const ptx::Instruction &in, uint32_t bank,
       if (d.kind == OperandKind::None)
         continue;
       int64_t off = offset + 4 * i;
-      if (i + 1 < vec && i % 2 == 0 && off % 8 == 0 && !index.isReg() &&
+      if (i + 1 < vec && i % 2 == 0 && off % 8 == 0 && !idx.isReg() &&
           dests[i + 1].kind != OperandKind::None && d.width == 1 && dests[i + 1].width == 1) {
         Operand tmp = ctx.temp(RegClass::R, 2);
         if (!ldc(8, false, tmp, off))

@@ -17,6 +17,8 @@
 /// converged code, -O0 a WARPSYNC.ALL before each). The non-aligned barrier.* forms let the
 /// threads of a warp arrive at different instructions, so they get none.
 /// membar / fence: the kMemoryFences table. barrier.cluster: lowerClusterBarrier.
+///   griddepcontrol.wait                               ACQBULK
+///   griddepcontrol.launch_dependents                  PREEXIT
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
 
@@ -204,6 +206,18 @@ bool lowerFence(LowerCtx &ctx, const ptx::Instruction &in) {
   return ctx.unsupported(in);
 }
 
+/// Programmatic dependent launch. HW: ptxas 13.0 (sm_90) emits `griddepcontrol.wait` as
+/// ACQBULK and `griddepcontrol.launch_dependents` as PREEXIT, in place (nvdisasm 13.2).
+bool lowerGridDepControl(LowerCtx &ctx, const ptx::Instruction &in) {
+  bool wait = in.has("wait"), launch = in.has("launch_dependents");
+  if (wait == launch || !in.operands.empty())
+    return ctx.unsupported(in);
+  if (!ctx.onlyModifiers(in, {"wait", "launch_dependents"}))
+    return false;
+  ctx.emit(wait ? Opcode::ACQBULK : Opcode::PREEXIT, {}, {}, {});
+  return true;
+}
+
 /// barrier.cluster.arrive[.release|.relaxed][.aligned] / barrier.cluster.wait[.acquire][.aligned]
 /// HW: ptxas 13.0 (sm_90) tests %is_explicit_cluster (c[0x0][0x140] == 1) around them:
 ///   arrive:  @!p BRA skip; MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR; UCGABAR_ARV; skip:
@@ -267,6 +281,7 @@ constexpr std::array kRows = {
     HandlerRow{"membar", TypeClass::Any, lowerMembar},
     HandlerRow{"fence", TypeClass::Any, lowerFence},
     HandlerRow{"barrier.cluster", TypeClass::Any, lowerClusterBarrier},
+    HandlerRow{"griddepcontrol", TypeClass::Any, lowerGridDepControl},
 };
 
 } // namespace

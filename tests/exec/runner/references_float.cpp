@@ -731,6 +731,33 @@ void ref_math_mufu(RefCtx& c) {
 }
 
 
+// ---- mul + add contraction (kernels/float_contract.ptx) ---------------------------------------
+void ref_float_contract(RefCtx& c) {
+  const float* A = c.buf<float>("a");
+  const float* B = c.buf<float>("b");
+  const float* C = c.buf<float>("c");
+  const float* D = c.buf<float>("d");
+  float* o = c.buf<float>("o");
+  double* od = c.buf<double>("od");
+  for (uint64_t i = 0; i < c.count("a"); ++i) {
+    float a = A[i], b = B[i], x = C[i], y = D[i];
+    float* r = o + 9 * i;
+    r[0] = std::fma(a, b, x);
+    r[1] = std::fma(-a, b, x);
+    r[2] = std::fma(a, b, -x);
+    r[3] = std::fma(a, b, x);
+    r[4] = std::fma(a, b, y);
+    volatile float xy = x * y; // rounded once on its own
+    r[5] = std::fma(a, b, -xy);
+    volatile float ab = a * b; // mul.rn: two roundings
+    r[6] = ab + x;
+    r[7] = 0;
+    r[8] = 0;
+    od[2 * i] = std::fma(double(a), double(b), double(y));
+    od[2 * i + 1] = std::fma(-double(a), double(y), double(b));
+  }
+}
+
 // ---- guarded expansions -----------------------------------------------------------------------
 void ref_float_guarded(RefCtx& c) {
   uint64_t n = c.count("a");
@@ -781,6 +808,7 @@ const CorpusRef kFloatRefs[] = {
     {"half_arith", ref_half_arith},
     {"math_mufu", ref_math_mufu},
     {"float_guarded", ref_float_guarded},
+    {"float_contract", ref_float_contract},
     {nullptr, nullptr},
 };
 
