@@ -256,6 +256,10 @@ struct Checker {
           return retired(e.sb, e.age, e.newer, depbar) ||
                  (!e.write && std::find(done.begin(), done.end(), e.prod) != done.end());
         });
+        // The same holds for late reads the producer tracked with no read scoreboard.
+        std::erase_if(st.untr, [&](const UntrE &e) {
+          return e.lateRead && std::find(done.begin(), done.end(), e.prod) != done.end();
+        });
         std::erase_if(st.fixed, [&](const FixedE &e) {
           return e.sb != kNoSb && retired(e.sb, e.age, 0xFFFF, depbar);
         });
@@ -376,8 +380,10 @@ struct Checker {
     if (d.opaque) {
       // Unknown writes: forget what is pending on every register the text names (no claim
       // either way), keep the scoreboards it sets counting.
+      // The guard is only read (Access::Guard), whatever the instruction's roles.
       for (const RegAccess &a : d.regs)
-        keysOf(a, defKeys);
+        if (a.how != Access::Guard)
+          keysOf(a, defKeys);
       for (uint16_t r : defKeys) {
         std::erase_if(st.fixed, [&](const FixedE &e) { return e.reg == r; });
         std::erase_if(st.untr, [&](const UntrE &e) { return e.reg == r; });

@@ -128,6 +128,24 @@ TEST(HazardCheck, LateReadNeedsReadScoreboard) {
   EXPECT_TRUE(untracked.has("war-untracked")) << dump(untracked);
 }
 
+// A load's address is read before its data comes back: once a wait retired the load's write
+// scoreboard, overwriting the address needs no read scoreboard, even under -strict. Without
+// that wait the same overwrite is untracked.
+TEST(HazardCheck, RetiredWriteRetiresLateReads) {
+  Result good = check({"[B------:R-:W3:-:S02] LDG.E R9, desc[UR4][R12.64]",
+                       "[B---3--:R-:W-:-:S02] MOV R19, R9",
+                       "[B------:R-:W-:-:S01] MOV R12, 0x1",
+                       "[B------:R-:W-:-:S05] EXIT"},
+                      true);
+  EXPECT_TRUE(good.v.empty()) << dump(good);
+  Result bad = check({"[B------:R-:W3:-:S02] LDG.E R9, desc[UR4][R12.64]",
+                      "[B------:R-:W-:-:S02] MOV R19, R8",
+                      "[B------:R-:W-:-:S01] MOV R12, 0x1",
+                      "[B---3--:R-:W-:-:S05] EXIT"},
+                     true);
+  EXPECT_TRUE(bad.has("war-untracked")) << dump(bad);
+}
+
 // DEPBAR.LE SBk, n retires all but the newest n operations on SBk.
 TEST(HazardCheck, DepbarCountsInOrder) {
   std::vector<std::string> base = {"[B------:R-:W0:-:S04] LDS R0, [R2]",
