@@ -365,12 +365,14 @@ struct CcCtx {
         if (fl.key == r.key)
           want(t.rawLatency(static_cast<ori::LatClass>(fl.cls), d.cls, sched::regKeyFile(r.key), r.kind),
                fl.age);
-    // A slower writer of the same register must land before this one writes it.
+    // A slower writer of the same register must land before this one's result does.
     if (!d.vlat)
       for (size_t n = 0; n < d.defs.size(); ++n)
         for (const Flight &fl : st.fixed)
           if (fl.key == d.defs[n] && fl.cls != d.defCls[n])
-            want(maxLat(fl.cls, fl.key), fl.age);
+            want(t.wawDistance(static_cast<ori::LatClass>(fl.cls), static_cast<ori::LatClass>(d.defCls[n]),
+                               sched::regKeyFile(fl.key)),
+                 fl.age);
     for (unsigned k = 0; k < t.issue().numScoreboards; ++k)
       if ((waitMask[g] >> k) & 1)
         want(t.issue().scoreboardSetDelay, st.sbAge[k]);

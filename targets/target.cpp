@@ -47,6 +47,7 @@ Target::Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryL
                const SchedTables &sched)
     : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem), sched_(&sched) {
   lat_.fill(sched.fallbackLatency);
+  std::vector<bool> measured(lat_.size(), false); // an exact RAW row, not a row default
   // Row defaults (reader kAnyClass) first, then the exact cells over them.
   for (int pass = 0; pass < 2; ++pass) {
     for (const RawLatency &r : sched.raw) {
@@ -60,6 +61,7 @@ Target::Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryL
           lat_[latIndex(w, rd, f, k)] = r.cycles;
       } else {
         lat_[latIndex(w, r.reader, f, k)] = r.cycles;
+        measured[latIndex(w, r.reader, f, k)] = true;
       }
     }
   }
@@ -71,6 +73,25 @@ Target::Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryL
           m = std::max(m, lat_[latIndex(w, rd, f, k)]);
       maxLat_[w * kFiles + f] = m;
     }
+  for (unsigned o = 0; o < ori::kNumLatClasses; ++o)
+    for (unsigned n = 0; n < ori::kNumLatClasses; ++n)
+      for (unsigned f = 0; f < kFiles; ++f) {
+        // Each class's fastest measured read (exact RAW rows only: a row default is the
+        // row's largest cell) stands for when its result lands; the older result must not
+        // land after the newer one. Classes never measured in `file` keep the older class's
+        // largest latency.
+        auto fastest = [&](unsigned w) {
+          int best = -1;
+          for (unsigned rd = 0; rd <= ori::kNumLatClasses; ++rd)
+            for (unsigned k = 0; k < kKinds; ++k)
+              if (measured[latIndex(w, rd, f, k)] && (best < 0 || lat_[latIndex(w, rd, f, k)] < best))
+                best = lat_[latIndex(w, rd, f, k)];
+          return best;
+        };
+        int fo = fastest(o), fn = fastest(n);
+        waw_[(o * ori::kNumLatClasses + n) * kFiles + f] =
+            o == n ? 0 : fo < 0 || fn < 0 ? maxLat_[o * kFiles + f] : static_cast<uint8_t>(std::max(0, fo - fn));
+      }
 }
 
 const SassOpInfo *Target::sassOp(std::string_view mnemonic) const {
@@ -113,6 +134,11 @@ unsigned Target::rawLatency(ori::LatClass writer, ori::LatClass reader, ori::Reg
 
 unsigned Target::maxRawLatency(ori::LatClass writer, ori::RegClass file) const {
   return maxLat_[static_cast<unsigned>(writer) * kFiles + static_cast<unsigned>(file)];
+}
+
+unsigned Target::wawDistance(ori::LatClass older, ori::LatClass newer, ori::RegClass file) const {
+  return waw_[(static_cast<unsigned>(older) * ori::kNumLatClasses + static_cast<unsigned>(newer)) * kFiles +
+              static_cast<unsigned>(file)];
 }
 
 bool Target::needsScoreboard(const ori::Instr &in) const {

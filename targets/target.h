@@ -114,6 +114,12 @@ public:
   /// The largest rawLatency of `writer` in `file` over every reader and kind: what a result
   /// may still need when the reader is not known (the end of a block, a call).
   unsigned maxRawLatency(ori::LatClass writer, ori::RegClass file) const;
+  /// Cycles a fixed-latency `newer` writer of a register must issue after an `older` one of
+  /// another class so that the older result never lands last: the difference of the two
+  /// classes' fastest measured reads in `file` (a model assumption, GUESS: results land a
+  /// fixed time before their fastest reader may issue); maxRawLatency(older) where a class
+  /// has no measured cell in `file`.
+  unsigned wawDistance(ori::LatClass older, ori::LatClass newer, ori::RegClass file) const;
   /// The instruction's result is tracked by a write scoreboard (variable latency).
   bool needsScoreboard(const ori::Instr &in) const;
   /// The instruction may read its register operands after it issues, so an overwrite of a
@@ -147,6 +153,7 @@ private:
   /// rawLatency for every (writer, reader or any, file, kind), from sched_->raw.
   std::array<uint8_t, ori::kNumLatClasses * (ori::kNumLatClasses + 1) * kFiles * kKinds> lat_{};
   std::array<uint8_t, ori::kNumLatClasses * kFiles> maxLat_{};
+  std::array<uint8_t, ori::kNumLatClasses * ori::kNumLatClasses * kFiles> waw_{};
 };
 
 } // namespace ptxmini

@@ -41,3 +41,22 @@ TEST(SchedTables, MainPairsAreMeasured) {
   EXPECT_EQ(t.rawLatency(L::Alu, L::Branch, R::P, ReadKind::Guard), 13u);
   EXPECT_GE(t.issue().scoreboardSetDelay, 2u);
 }
+
+// A later writer of another class waits at most the older class's largest latency, never for
+// its own class, and an ISETP followed by a PLOP3 writing the same predicate does not wait
+// (every reader measured for both classes reads them equally fast).
+TEST(SchedTables, WawDistance) {
+  const Target &t = Target::sm90();
+  using L = ori::LatClass;
+  using R = ori::RegClass;
+  for (unsigned o = 0; o < ori::kNumLatClasses; ++o)
+    for (unsigned n = 0; n < ori::kNumLatClasses; ++n)
+      for (R f : {R::R, R::P, R::UR, R::UP}) {
+        L lo = static_cast<L>(o), ln = static_cast<L>(n);
+        EXPECT_LE(t.wawDistance(lo, ln, f), t.maxRawLatency(lo, f));
+        if (o == n) {
+          EXPECT_EQ(t.wawDistance(lo, ln, f), 0u) << ori::latClassName(lo);
+        }
+      }
+  EXPECT_EQ(t.wawDistance(L::Alu, L::PredOp, R::P), 0u);
+}
