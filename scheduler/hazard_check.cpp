@@ -292,12 +292,15 @@ struct Checker {
               worst = &e;
           if (worst) {
             ++stats.checkedReads;
-            auto wc = static_cast<ori::LatClass>(worst->wclass);
+            // Every producer that may still be in flight along some path is a measured pair
+            // (not only the youngest: the checker below checks them all).
             if (opts.depsOut && out)
-              *opts.depsOut << "RAW " << ori::latClassName(wc) << " " << ori::latClassName(d.cls) << " "
-                            << ori::pregPrefix(a.file) << " " << (kind == ReadKind::Guard ? "Guard" : "Src")
-                            << " " << worst->age << " " << code[worst->prod].d.mnemonic << " "
-                            << d.mnemonic << "\n";
+              for (const FixedE &e : st.fixed)
+                if (e.reg == r && !e.guard.complements(myGuard))
+                  *opts.depsOut << "RAW " << ori::latClassName(static_cast<ori::LatClass>(e.wclass)) << " "
+                                << ori::latClassName(d.cls) << " " << ori::pregPrefix(a.file) << " "
+                                << (kind == ReadKind::Guard ? "Guard" : "Src") << " " << e.age << " "
+                                << code[e.prod].d.mnemonic << " " << d.mnemonic << "\n";
             for (const FixedE &e : st.fixed) {
               if (e.reg != r || e.guard.complements(myGuard))
                 continue;
@@ -352,8 +355,12 @@ struct Checker {
         auto it = std::lower_bound(e.regs.begin(), e.regs.end(), r);
         if (it == e.regs.end() || *it != r || e.guard.complements(myGuard))
           continue;
-        bool unverified = !e.write && vlatWriter;
-        report(e.write ? K_WawScoreboard : unverified ? K_WarUntracked : K_WarScoreboard, in,
+        // ptxas also overwrites a pending load result with a later load of the same queue
+        // (LDS.128 R4 then LDS R6 on another scoreboard, 30 times in the corpus), relying on
+        // in-order completion of that queue: unverified, like the case above.
+        bool sameQueue = e.write && vlatWriter && code[e.prod].d.cls == d.cls;
+        bool unverified = (!e.write && vlatWriter) || sameQueue;
+        report(sameQueue ? K_WawUntracked : e.write ? K_WawScoreboard : unverified ? K_WarUntracked : K_WarScoreboard, in,
                regKeyName(r) + " overwritten while SB" + std::to_string(e.sb) + " of " + where(e.prod) +
                    (e.write ? " still has to write it" : " still has to read it") +
                    (unverified ? " (by a variable-latency write)" : ""),
