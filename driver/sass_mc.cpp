@@ -6,9 +6,16 @@
 ///     sass-mc -arch=sm_90 -disassemble -raw words.txt (hex words, low then high qword)
 ///     sass-mc -elf file.cubin                         sections, symbols, attributes
 ///     sass-mc -rewrite in.cubin -o out.cubin          read into the model, write back
-/// The work is done by the entry points in encoder/sass_mc_commands.h.
+///     sass-mc -check-hazards [-strict] [-dump-deps F] a.cubin [b.cubin ...]
+///                                                     control codes against the latency model
+/// The work is done by the entry points in encoder/sass_mc_commands.h and, for
+/// -check-hazards, scheduler/hazard_check.h (exit status 1 when a violation is found).
 //===----------------------------------------------------------------------------------===//
 #include "encoder/sass_mc_commands.h"
+#include "scheduler/hazard_check.h"
+
+#include <fstream>
+#include <vector>
 
 #include <iostream>
 #include <string_view>
@@ -16,18 +23,62 @@
 using namespace ptxmini;
 
 namespace {
-enum class Mode { None, Assemble, Disassemble, Elf, Rewrite };
+enum class Mode { None, Assemble, Disassemble, Elf, Rewrite, CheckHazards };
 
 void usage(std::ostream &os) {
   os << "Usage: sass-mc [-arch=sm_XX] (-assemble FILE | -disassemble [-raw] FILE |\n"
-        "               -elf FILE | -rewrite FILE -o OUT)\n";
+        "               -elf FILE | -rewrite FILE -o OUT |\n"
+        "               -check-hazards [-strict] [-dump-deps FILE] CUBIN...)\n";
 }
+/// -check-hazards: every cubin, then one summary line; 1 when any violation was found.
+int checkHazards(const std::string &first, const std::vector<std::string> &more, bool strict,
+                 const std::string &depsFile, DiagEngine &diag) {
+  sched::HazardOptions ho;
+  ho.strict = strict;
+  std::ofstream deps;
+  if (!depsFile.empty()) {
+    deps.open(depsFile);
+    if (!deps)
+      diag.fatal("Cannot open '" + depsFile + "'");
+    ho.depsOut = &deps;
+  }
+  sched::HazardStats total;
+  unsigned files = 0, unreadable = 0;
+  std::vector<std::string> inputs{first};
+  inputs.insert(inputs.end(), more.begin(), more.end());
+  for (const std::string &path : inputs) {
+    bool ok;
+    total.add(sched::checkCubinHazards(path, ho, std::cout, ok));
+    ++files;
+    unreadable += ok ? 0 : 1;
+  }
+  uint64_t bad = total.violations + (strict ? total.unverified : 0);
+  std::cout << "hazards: " << files << " files, " << total.functions << " functions, "
+            << total.instructions << " instructions (" << total.undecoded << " undecoded, "
+            << total.opaque << " opaque), " << total.checkedReads << " dependent reads, "
+            << bad << " violations, " << (strict ? 0 : total.unverified)
+            << " unverified (ptxas's in-order/barrier completion), " << total.sharedScoreboards
+            << " shared scoreboards";
+  bool first_ = true;
+  for (size_t k = 0; k < sched::hazardKinds().size(); ++k) {
+    if (!total.byKind[k])
+      continue;
+    std::cout << (first_ ? " [" : ", ") << sched::hazardKinds()[k] << " " << total.byKind[k];
+    first_ = false;
+  }
+  std::cout << (first_ ? "" : "]") << "\n";
+  return (bad || unreadable) ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   DiagEngine diag("sass-mc");
   sassmc::Options opts;
   Mode mode = Mode::None;
+  std::vector<std::string> extraInputs;
+  bool strict = false;
+  std::string depsFile;
   try {
     for (int i = 1; i < argc; ++i) {
       std::string_view a = argv[i];
@@ -58,6 +109,12 @@ int main(int argc, char **argv) {
         setMode(Mode::Elf);
       } else if (a == "-rewrite") {
         setMode(Mode::Rewrite);
+      } else if (a == "-check-hazards") {
+        setMode(Mode::CheckHazards);
+      } else if (a == "-strict") {
+        strict = true;
+      } else if (a == "-dump-deps" || a.starts_with("-dump-deps=")) {
+        depsFile = value("-dump-deps");
       } else if (a == "-raw") {
         opts.rawWords = true;
       } else if (a == "-no-hex") {
@@ -66,6 +123,8 @@ int main(int argc, char **argv) {
         diag.fatal("Unknown option '" + std::string(a) + "'");
       } else if (opts.input.empty()) {
         opts.input = std::string(a);
+      } else if (mode == Mode::CheckHazards) {
+        extraInputs.emplace_back(a);
       } else {
         diag.fatal("More than one input file given: '" + std::string(a) + "'");
       }
@@ -87,6 +146,8 @@ int main(int argc, char **argv) {
       if (opts.output.empty())
         diag.fatal("-rewrite needs an output file (-o)");
       return sassmc::rewrite(opts, diag);
+    case Mode::CheckHazards:
+      return checkHazards(opts.input, extraInputs, strict, depsFile, diag);
     case Mode::None:
       break;
     }

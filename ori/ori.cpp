@@ -109,6 +109,15 @@ bool lookupOpcode(std::string_view name, Opcode &out) {
   return true;
 }
 
+std::string_view latClassName(LatClass c) {
+  static constexpr std::string_view kNames[] = {
+      "Alu",    "Imad",   "Fp32",    "Fp64",   "Half",  "Sfu",    "Conv",   "Mem",    "Shared",
+      "Const",  "Special", "Branch", "Ctrl",   "Uni",   "ImadWide", "Mma",  "UniMov", "R2ur",
+      "ImadWideHi", "Imma", "PredOp", "Hfma", "HfmaMma"};
+  static_assert(std::size(kNames) == kNumLatClasses);
+  return kNames[static_cast<size_t>(c)];
+}
+
 std::string_view modifierSpelling(Modifier m) {
   return kModifierSpellings[static_cast<size_t>(m)];
 }

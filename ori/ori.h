@@ -58,9 +58,18 @@ enum OpFlag : uint16_t {
   OF_COMM = 1u << 8,
 };
 
+/// Latency classes (the LatClass column of opcodes.def; targets/<sm>/latencies.def holds the
+/// cycles per writer x reader class). ImadWide: IMAD.WIDE / IMAD.HI (a refinement by modifier
+/// the target makes), ImadWideHi: the upper register of IMAD.WIDE's pair, which lands later;
+/// Mma / Imma: float / integer tensor-core ops; UniMov: uniform moves and constant loads
+/// (ULDC, UMOV); R2ur: vector-to-uniform moves; PredOp: predicate logic (PLOP3, R2P);
+/// Half: HADD2 and the half-precision compares; Hfma: HFMA2, HMUL2; HfmaMma: HFMA2.MMA.
 enum class LatClass : uint8_t {
-  Alu, Imad, Fp32, Fp64, Half, Sfu, Conv, Mem, Shared, Const, Special, Branch, Ctrl, Uni, Mma
+  Alu, Imad, Fp32, Fp64, Half, Sfu, Conv, Mem, Shared, Const, Special, Branch, Ctrl, Uni,
+  ImadWide, Mma, UniMov, R2ur, ImadWideHi, Imma, PredOp, Hfma, HfmaMma
 };
+inline constexpr unsigned kNumLatClasses = 23;
+std::string_view latClassName(LatClass c);
 
 /// What an operand position accepts (a letter of an opcodes.def signature).
 enum class OperandSlot : uint8_t {

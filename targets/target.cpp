@@ -32,7 +32,8 @@ const Target kSm90(ArchInfo{90, 0, false},
                    // R5, R0, 0x18` and .nv.shared.<k> is 0x400 + the variables' bytes.
                    MemoryLayout{/*constVarBank=*/3, /*addressSlotBank=*/4,
                                 /*constWindowOffset=*/0xd0, /*sharedReserve=*/0x400,
-                                /*sharedCtaShift=*/24});
+                                /*sharedCtaShift=*/24},
+                   sm90SchedTables());
 
 constexpr SpecialRegRead kSm90SpecialRegs[] = {
 #define PTX_SREG_READ(Ptx, Kind, Sass, A, B) {Ptx, SpecialRegRead::How::Kind, Sass, A, B},
@@ -41,6 +42,144 @@ constexpr SpecialRegRead kSm90SpecialRegs[] = {
 };
 
 } // namespace
+
+Target::Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem,
+               const SchedTables &sched)
+    : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem), sched_(&sched) {
+  lat_.fill(sched.fallbackLatency);
+  std::vector<bool> measured(lat_.size(), false); // an exact RAW row, not a row default
+  // Row defaults (reader kAnyClass) first, then the exact cells over them.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const RawLatency &r : sched.raw) {
+      bool isDefault = r.reader == kAnyClass;
+      if (isDefault != (pass == 0))
+        continue;
+      unsigned w = static_cast<unsigned>(r.writer), f = static_cast<unsigned>(r.file),
+               k = static_cast<unsigned>(r.kind);
+      if (isDefault) {
+        for (unsigned rd = 0; rd <= ori::kNumLatClasses; ++rd)
+          lat_[latIndex(w, rd, f, k)] = r.cycles;
+      } else {
+        lat_[latIndex(w, r.reader, f, k)] = r.cycles;
+        measured[latIndex(w, r.reader, f, k)] = true;
+      }
+    }
+  }
+  for (unsigned w = 0; w < ori::kNumLatClasses; ++w)
+    for (unsigned f = 0; f < kFiles; ++f) {
+      uint8_t m = 0;
+      for (unsigned rd = 0; rd <= ori::kNumLatClasses; ++rd)
+        for (unsigned k = 0; k < kKinds; ++k)
+          m = std::max(m, lat_[latIndex(w, rd, f, k)]);
+      maxLat_[w * kFiles + f] = m;
+    }
+  for (unsigned o = 0; o < ori::kNumLatClasses; ++o)
+    for (unsigned n = 0; n < ori::kNumLatClasses; ++n)
+      for (unsigned f = 0; f < kFiles; ++f) {
+        // Each class's fastest measured read (exact RAW rows only: a row default is the
+        // row's largest cell) stands for when its result lands; the older result must not
+        // land after the newer one. Classes never measured in `file` keep the older class's
+        // largest latency.
+        auto fastest = [&](unsigned w) {
+          int best = -1;
+          for (unsigned rd = 0; rd <= ori::kNumLatClasses; ++rd)
+            for (unsigned k = 0; k < kKinds; ++k)
+              if (measured[latIndex(w, rd, f, k)] && (best < 0 || lat_[latIndex(w, rd, f, k)] < best))
+                best = lat_[latIndex(w, rd, f, k)];
+          return best;
+        };
+        int fo = fastest(o), fn = fastest(n);
+        waw_[(o * ori::kNumLatClasses + n) * kFiles + f] =
+            o == n ? 0 : fo < 0 || fn < 0 ? maxLat_[o * kFiles + f] : static_cast<uint8_t>(std::max(0, fo - fn));
+      }
+}
+
+const SassOpInfo *Target::sassOp(std::string_view mnemonic) const {
+  for (const SassOpInfo &o : sched_->ops)
+    if (o.mnemonic == mnemonic)
+      return &o;
+  return nullptr;
+}
+
+const ClassByModifier *Target::refinement(std::string_view mnemonic,
+                                          std::span<const std::string_view> mods) const {
+  for (const ClassByModifier &c : sched_->classByModifier)
+    if (c.mnemonic == mnemonic)
+      for (std::string_view m : mods)
+        if (m == c.modifier)
+          return &c;
+  return nullptr;
+}
+
+ori::LatClass Target::latClass(std::string_view mnemonic, std::span<const std::string_view> mods,
+                               ori::LatClass fallback) const {
+  if (const ClassByModifier *c = refinement(mnemonic, mods))
+    return c->cls;
+  const SassOpInfo *o = sassOp(mnemonic);
+  return o ? o->cls : fallback;
+}
+
+ori::LatClass Target::latClass(const ori::Instr &in) const {
+  llvm::SmallVector<std::string_view, 4> mods;
+  for (ori::Modifier m : in.mods)
+    mods.push_back(ori::modifierSpelling(m));
+  return latClass(in.info().name, mods, in.info().latClass);
+}
+
+unsigned Target::rawLatency(ori::LatClass writer, ori::LatClass reader, ori::RegClass file,
+                            ReadKind kind) const {
+  return lat_[latIndex(static_cast<unsigned>(writer), static_cast<unsigned>(reader),
+                       static_cast<unsigned>(file), static_cast<unsigned>(kind))];
+}
+
+unsigned Target::maxRawLatency(ori::LatClass writer, ori::RegClass file) const {
+  return maxLat_[static_cast<unsigned>(writer) * kFiles + static_cast<unsigned>(file)];
+}
+
+unsigned Target::wawDistance(ori::LatClass older, ori::LatClass newer, ori::RegClass file) const {
+  return waw_[(static_cast<unsigned>(older) * ori::kNumLatClasses + static_cast<unsigned>(newer)) * kFiles +
+              static_cast<unsigned>(file)];
+}
+
+bool Target::needsScoreboard(const ori::Instr &in) const {
+  const SassOpInfo *o = sassOp(in.info().name);
+  return o ? o->has(OP_VLAT) : in.info().has(ori::OF_VLAT);
+}
+
+bool Target::readsLate(const ori::Instr &in) const {
+  const SassOpInfo *o = sassOp(in.info().name);
+  if (o)
+    return o->has(OP_LATE);
+  return in.info().has(ori::OF_VLAT) || in.info().has(ori::OF_LD) || in.info().has(ori::OF_ST);
+}
+
+const MmaShape *Target::mmaShape(std::string_view mnemonic,
+                                 std::span<const std::string_view> mods) const {
+  auto hasMod = [&](std::string_view m) {
+    for (std::string_view x : mods)
+      if (x == m)
+        return true;
+    return false;
+  };
+  for (const MmaShape &s : sched_->mmaShapes)
+    if (s.mnemonic == mnemonic && hasMod(s.shape) && (s.accum.empty() || hasMod(s.accum)))
+      return &s;
+  return nullptr;
+}
+
+ori::LatClass Target::pairHighClass(ori::LatClass cls) const {
+  for (const PairHigh &p : sched_->pairHigh)
+    if (p.cls == cls)
+      return p.high;
+  return cls;
+}
+
+unsigned Target::minStall(std::string_view mnemonic) const {
+  for (const MinStall &m : sched_->minStalls)
+    if (m.mnemonic == mnemonic)
+      return m.cycles;
+  return 1;
+}
 
 const Target &Target::sm90() { return kSm90; }
 

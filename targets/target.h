@@ -9,8 +9,10 @@
 #pragma once
 
 #include "targets/arch.h"
+#include "targets/sched_model.h"
 #include "targets/calling_convention.h"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -93,15 +95,65 @@ public:
   uint32_t maxRegisterCount() const { return regs_.maxRegCount; }
   uint32_t minRegisterCount() const { return regs_.minRegCount; }
 
-  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem = {})
-      : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem) {}
+  // ---- scheduling (targets/<sm>/sass_ops.def and latencies.def) ------------------------
+  /// The SASS opcode row for `mnemonic` (no modifiers), or nullptr when the table has none.
+  const SassOpInfo *sassOp(std::string_view mnemonic) const;
+  /// The latency class of `mnemonic` with `mods` (a modifier may move it, e.g. IMAD.WIDE);
+  /// `fallback` when the table has no row.
+  ori::LatClass latClass(std::string_view mnemonic, std::span<const std::string_view> mods,
+                         ori::LatClass fallback) const;
+  /// The modifier refinement of `mnemonic` with `mods`, or nullptr.
+  const ClassByModifier *refinement(std::string_view mnemonic,
+                                    std::span<const std::string_view> mods) const;
+  /// The same for an Ori instruction (its opcode is a SASS mnemonic).
+  ori::LatClass latClass(const ori::Instr &in) const;
+  /// Cycles between the issue of a fixed-latency `writer` and the earliest issue of a
+  /// `reader` of its result in `file` (latencies.def).
+  unsigned rawLatency(ori::LatClass writer, ori::LatClass reader, ori::RegClass file,
+                      ReadKind kind) const;
+  /// The largest rawLatency of `writer` in `file` over every reader and kind: what a result
+  /// may still need when the reader is not known (the end of a block, a call).
+  unsigned maxRawLatency(ori::LatClass writer, ori::RegClass file) const;
+  /// Cycles a fixed-latency `newer` writer of a register must issue after an `older` one of
+  /// another class so that the older result never lands last: the difference of the two
+  /// classes' fastest measured reads in `file` (a model assumption, GUESS: results land a
+  /// fixed time before their fastest reader may issue); maxRawLatency(older) where a class
+  /// has no measured cell in `file`.
+  unsigned wawDistance(ori::LatClass older, ori::LatClass newer, ori::RegClass file) const;
+  /// The instruction's result is tracked by a write scoreboard (variable latency).
+  bool needsScoreboard(const ori::Instr &in) const;
+  /// The instruction may read its register operands after it issues, so an overwrite of a
+  /// source must wait on its read scoreboard.
+  bool readsLate(const ori::Instr &in) const;
+  /// Register counts of a tensor-core instruction, or nullptr.
+  const MmaShape *mmaShape(std::string_view mnemonic,
+                           std::span<const std::string_view> mods) const;
+  const IssueFacts &issue() const { return sched_->issue; }
+  /// The class the upper register of a pair written by `cls` lands as (cls itself unless a
+  /// PAIR_HIGH row says otherwise).
+  ori::LatClass pairHighClass(ori::LatClass cls) const;
+  /// The smallest stall an instruction of `mnemonic` may carry (1 unless MIN_STALL says more).
+  unsigned minStall(std::string_view mnemonic) const;
+
+  Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem,
+         const SchedTables &sched);
 
 private:
+  static constexpr unsigned kFiles = ori::kNumRegClasses, kKinds = 2;
+  static size_t latIndex(unsigned w, unsigned r, unsigned f, unsigned k) {
+    return ((w * (ori::kNumLatClasses + 1) + r) * kFiles + f) * kKinds + k;
+  }
+
   ArchInfo arch_;
   ConstBankLayout cbank_;
   RegisterFiles regs_;
   MemoryLayout mem_;
   CallingConvention cc_;
+  const SchedTables *sched_;
+  /// rawLatency for every (writer, reader or any, file, kind), from sched_->raw.
+  std::array<uint8_t, ori::kNumLatClasses * (ori::kNumLatClasses + 1) * kFiles * kKinds> lat_{};
+  std::array<uint8_t, ori::kNumLatClasses * kFiles> maxLat_{};
+  std::array<uint8_t, ori::kNumLatClasses * ori::kNumLatClasses * kFiles> waw_{};
 };
 
 } // namespace ptxmini
