@@ -13,7 +13,7 @@
 ///     waited for and reused when none is free);
 ///   - an instruction waits on every scoreboard whose pending writes it reads or writes
 ///     (RAW, WAW) and whose pending reads it overwrites (WAR);
-///   - every branch and exit waits on all pending scoreboards, so a block entered by a
+///   - every branch, call and exit waits on all pending scoreboards, so a block entered by a
 ///     branch starts with none pending and a linear walk in layout order is sound across
 ///     control flow.
 /// Runs after register allocation, on physical registers.
@@ -113,7 +113,11 @@ void runComputeControlCodes(ori::Function &f, PhaseContext &) {
       // value 0x1f for table TABLES_opex"), so the safe stall goes with the bit clear.
       cc.yield = true;
       uint8_t wait = 0;
-      bool endsFlow = in.info().has(ori::OF_BR) || in.info().has(ori::OF_TERM);
+      // A CALL leaves for code that knows nothing of this function's scoreboards (and may
+      // overwrite a register a pending load still writes): it waits on all of them too. HW:
+      // ptxas 13.0's CALL.ABS.NOINC to vprintf waits on every scoreboard pending there.
+      bool endsFlow = in.info().has(ori::OF_BR) || in.info().has(ori::OF_TERM) ||
+                      in.op == ori::Opcode::CALL;
       for (unsigned k = 0; k < kNumScoreboards; ++k) {
         if (!sb.busy[k])
           continue;
