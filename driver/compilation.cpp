@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <chrono>
 #include <cstdio>
 #include "support/knobs.h"
@@ -311,8 +312,16 @@ int generateCode(const Options &opts, const Target &target,
       g.init.assign(1, 0); // an initialised variable (.nv.global.init) all of zeros
     g.offset = v.offset;
     g.addressSlot = v.addressSlot;
+    if (v.addressSlot)
+      g.slot = v.slot;
     mi.globals.push_back(std::move(g));
   }
+  std::set<std::string> externNames;
+  for (const frontend::LoweredExtern &x : moduleData.externs) {
+    mi.externs.push_back(cubin::ExternFunction{x.name, x.slot});
+    externNames.insert(x.name);
+  }
+  const ori::PhysRegSet abiClobbers = ra::abiCallClobbers(target);
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
   if (opts.verbose)
@@ -356,6 +365,9 @@ int generateCode(const Options &opts, const Target &target,
       f.maxRegs = limit[i];
       for (size_t k = 0; k < f.callees.size(); ++k) {
         f.calleeClobbers.resize(f.callees.size());
+        // An extern function (CUDA ABI): what the ABI lets it change.
+        if (externNames.count(f.callees[k]))
+          f.calleeClobbers[k] = abiClobbers;
         for (size_t c : g.callees[i])
           if (lowered[c].fn.name == f.callees[k]) {
             bool sameComponent = g.sccOf[c] == g.sccOf[i];
@@ -458,6 +470,8 @@ int generateCode(const Options &opts, const Target &target,
     fi.isKernel = lf.isKernel;
     fi.code = ef.code;
     fi.exitOffsets = ef.exitOffsets;
+    fi.syscallOffsets = ef.abiCallOffsets;
+    fi.externs = lf.externs;
     if (!ef.exitOffsets.empty())
       fi.cfaEnd = ef.exitOffsets.back();
     uint32_t regCount = ef.regCount;
@@ -470,6 +484,8 @@ int generateCode(const Options &opts, const Target &target,
         diag.fatal("Ptx assembly aborted due to errors");
       fi.code.insert(fi.code.end(), ec.code.begin(), ec.code.end());
       fi.exitOffsets.insert(fi.exitOffsets.end(), ec.exitOffsets.begin(), ec.exitOffsets.end());
+      fi.syscallOffsets.insert(fi.syscallOffsets.end(), ec.abiCallOffsets.begin(),
+                               ec.abiCallOffsets.end());
       regCount = std::max(regCount, ec.regCount);
       cubin::LocalFunction loc;
       loc.name = "$" + lf.fn.name + "$" + cf.name;

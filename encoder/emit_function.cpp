@@ -14,6 +14,7 @@
 #include "encoder/sass_template.h"
 #include "targets/common/volta_word.h"
 
+#include <algorithm>
 #include <array>
 #include <sstream>
 #include <string_view>
@@ -175,6 +176,11 @@ std::string_view immName(const ori::Instr &in, size_t i) {
   return {};
 }
 
+bool isAbiCall(const ori::Instr &in) {
+  return in.op == ori::Opcode::CALL &&
+         std::find(in.mods.begin(), in.mods.end(), ori::Modifier::ABS) != in.mods.end();
+}
+
 } // namespace
 
 std::string sassText(const ori::Function &f, const ori::Instr &in,
@@ -192,8 +198,13 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   // nvdisasm separates RET's return-address register from its target by a space only
   // (`RET.REL.NODEC R20 0x0`).
   bool spaceOnly = in.op == ori::Opcode::RET;
+  bool first = true;
   for (size_t i = 0; i < in.ops.size(); ++i) {
-    os << (i == 0 || spaceOnly ? " " : ", ");
+    // CALL.ABS reads its target from the register; the callee's name is not printed.
+    if (isAbiCall(in) && in.ops[i].kind == OperandKind::Func)
+      continue;
+    os << (first || spaceOnly ? " " : ", ");
+    first = false;
     if (std::string_view name = immName(in, i); !name.empty()) {
       os << name;
       continue;
@@ -273,11 +284,16 @@ bool emitFunction(const ori::Function &f, unsigned sm, const EmitLayout &layout,
     diag.error("No encoding tables for sm_" + std::to_string(sm));
     return false;
   }
-  for (const std::string &c : f.callees)
-    if (!layout.calleeOffset.count(c)) {
-      diag.error("Function '" + f.name + "': the call target '" + c + "' has no code");
-      return false;
-    }
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs)
+      if (in.op == ori::Opcode::CALL && !isAbiCall(in))
+        for (const Operand &o : in.uses())
+          if (o.kind == OperandKind::Func &&
+              (o.reg >= f.callees.size() || !layout.calleeOffset.count(f.callees[o.reg]))) {
+            diag.error("Function '" + f.name + "': the call target '" +
+                       (o.reg < f.callees.size() ? f.callees[o.reg] : "?") + "' has no code");
+            return false;
+          }
   std::vector<uint32_t> blockAddr(f.blocks.size());
   uint32_t addr = layout.base;
   for (size_t b = 0; b < f.blocks.size(); ++b) {
@@ -316,6 +332,8 @@ bool emitFunction(const ori::Function &f, unsigned sm, const EmitLayout &layout,
         out.code.push_back(static_cast<uint8_t>(w.hi >> (8 * k)));
       if (in.op == ori::Opcode::EXIT)
         out.exitOffsets.push_back(pc);
+      if (isAbiCall(in))
+        out.abiCallOffsets.push_back(pc);
       out.sassText.push_back(std::move(text));
       pc += 16;
     }

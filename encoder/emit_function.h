@@ -14,6 +14,7 @@ namespace ptxmini::enc {
 struct EmittedFunction {
   std::vector<uint8_t> code;         ///< instruction words, little-endian, 16 bytes each
   std::vector<uint32_t> exitOffsets; ///< byte offsets of EXIT instructions
+  std::vector<uint32_t> abiCallOffsets; ///< byte offsets of CALL.ABS (calls to extern functions)
   uint32_t regCount = 0;             ///< what REGCOUNT / "Used N registers" reports
   std::vector<std::string> sassText; ///< the text each word was assembled from (for -v/dumps)
 };

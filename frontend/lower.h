@@ -42,6 +42,9 @@ struct LoweredFunction {
   bool referencesShared = false;
   std::optional<uint32_t> maxnreg, minnctapersm; ///< .maxnreg, .minnctapersm
   std::optional<std::array<uint32_t, 3>> reqnctapercluster; ///< CTA_PER_CLUSTER
+  /// Kernels: the extern functions (LoweredModuleData::externs) it calls directly or
+  /// through the .func it reaches, in declaration order (EXTERNS).
+  std::vector<std::string> externs;
 };
 
 /// A module-scope .global or .const variable as the cubin holds it.
@@ -53,11 +56,20 @@ struct LoweredVariable {
   std::vector<uint8_t> init; ///< initial bytes (may be shorter than size: zeros follow)
   uint64_t offset = 0;       ///< within its section (.nv.global[.init] / .nv.constant3)
   bool addressSlot = false;  ///< has a 64-bit address slot in constant bank 4
+  uint32_t slot = 0;         ///< its offset there
+};
+
+/// A function declared without a body that some kernel calls (vprintf, __assertfail): the
+/// driver resolves it at load time through its constant-bank-4 address slot.
+struct LoweredExtern {
+  std::string name;
+  uint32_t slot = 0; ///< offset of its 64-bit address slot in constant bank 4
 };
 
 /// What the module contributes to the cubin besides its functions.
 struct LoweredModuleData {
   std::vector<LoweredVariable> variables; ///< PTX declaration order
+  std::vector<LoweredExtern> externs;     ///< in slot order
 };
 
 /// Lowers every kernel with a body and every .func a kernel reaches through calls (unused

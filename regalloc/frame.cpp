@@ -93,6 +93,22 @@ void finalizeFrame(ori::Function &f, const Target &t) {
       }
 }
 
+ori::PhysRegSet abiCallClobbers(const Target &t) {
+  const CallingConvention &cc = t.callingConvention();
+  ori::PhysRegSet every = everyAllocatable(t), s;
+  for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+    for (uint32_t r = 0; r < 256; ++r) {
+      auto cls = static_cast<RegClass>(c);
+      bool saved = (cls == RegClass::R && r >= cc.abiSavedGprsFrom && r != cc.abiReturnAddress &&
+                    r != cc.abiReturnAddress + 1) ||
+                   (cls == RegClass::UR && r >= cc.abiSavedUgprsFrom) ||
+                   (cls == RegClass::B && r >= cc.abiSavedBarriersFrom);
+      if (every.test(cls, r) && !saved)
+        s.set(cls, r);
+    }
+  return s;
+}
+
 ori::PhysRegSet clobbersOf(const ori::Function &f, const Target &t, bool skipUnknownCalls) {
   ori::PhysRegSet s;
   const CallingConvention &cc = t.callingConvention();

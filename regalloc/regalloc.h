@@ -16,6 +16,10 @@ namespace ptxmini::ra {
 /// A call whose callee's set is unknown (recursion) counts as every register, unless
 /// `skipUnknownCalls`: the driver then unites the sets of a recursive cycle's members,
 /// which is the cycle's clobber set for callers outside it.
+/// The registers a call through the CUDA ABI (an extern function: vprintf, __assertfail)
+/// may change (targets/calling_convention.h): the driver gives it as such a callee's set.
+ori::PhysRegSet abiCallClobbers(const Target &t);
+
 ori::PhysRegSet clobbersOf(const ori::Function &f, const Target &t,
                            bool skipUnknownCalls = false);
 

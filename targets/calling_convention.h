@@ -40,9 +40,22 @@
 ///             block's end, the results from the next block's start, and the next block's
 ///             label is the return point. RET ends its block too; the result registers are
 ///             live up to it. The register allocator relies on exactly this shape.
-///   Not here  Indirect calls (`call %rd, ...` through a prototype) and calls to functions
-///             without a body in the module (vprintf, malloc, __assertfail: the CUDA ABI with
-///             relocations) are refused with a "not supported" error.
+///   Extern    A function declared without a body (`.extern .func vprintf`, __assertfail,
+///   calls     malloc, ...: resolved by the driver at load time) is called through the CUDA
+///             ABI, as ptxas does (HW: ptxas 13.0.88 -arch=sm_90, read with cuobjdump 13.2):
+///             its 64-bit address sits in a constant-bank-4 slot that an R_CUDA_64 relocation
+///             against the undefined symbol fills (`MOV R0, slot; LDC.64 R2, c[0x4][R0]`),
+///             the arguments and results travel in R4.. exactly as above, and the call is
+///             `LEPC R20, <return point>; CALL.ABS.NOINC R2` (R20:R21 the return address).
+///             What survives it (HW, probed with 60 values and 4 predicates live across a
+///             vprintf call): R1, R16-R19 and R22 up; UR36 and up. ptxas moved every live
+///             predicate into R registers around it (P2R/ISETP), so every P is clobbered;
+///             R0, R2-R15 and R20-R21 are. A divergent if containing the call is bracketed
+///             with `BSSY B6` where ptxas otherwise starts at B0: B6 and up survive, B0-B5
+///             do not. GUESS: UR0-UR35 and every UP are clobbered (ptxas only ever put call
+///             temporaries in UR4-UR5 and kept values in UR36/UR38).
+///   Not here  Indirect calls (`call %rd, ...` through a prototype) are refused with a "not
+///             supported" error.
 //===----------------------------------------------------------------------------------===//
 #pragma once
 
@@ -55,6 +68,11 @@ struct CallingConvention {
   uint32_t returnAddress = 2;   ///< R2 (R3 is zeroed before RET)
   uint32_t firstParamReg = 4;   ///< parameter / result word 0
   uint32_t maxParamWords = 64;  ///< R4..R67 each way
+  // The CUDA ABI of extern calls (see above).
+  uint32_t abiReturnAddress = 20;      ///< R20:R21, written by LEPC
+  uint32_t abiSavedGprsFrom = 16;      ///< R16 and up survive an ABI call...
+  uint32_t abiSavedUgprsFrom = 36;     ///< ...as do UR36 and up (GUESS: the boundary)
+  uint32_t abiSavedBarriersFrom = 6;   ///< ...and B6 and up
 };
 
 } // namespace ptxmini

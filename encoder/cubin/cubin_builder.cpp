@@ -356,6 +356,17 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       return std::nullopt;
     }
   }
+  for (const FunctionInfo *f : fns)
+    for (const std::string &x : f->externs)
+      if (std::none_of(m.externs.begin(), m.externs.end(),
+                       [&](const ExternFunction &e) { return e.name == x; })) {
+        error = "function '" + f->name + "' calls '" + x + "', which is not an extern function";
+        return std::nullopt;
+      }
+  if (rel && !m.externs.empty()) {
+    error = "extern function calls in relocatable output are not modelled yet";
+    return std::nullopt;
+  }
   if (m.debug != ModuleInfo::Debug::None) {
     // e_flags would announce .debug_line / .nv_debug_* sections the builder does not write;
     // cuobjdump rejects such a file ("Invalid ELF").
@@ -434,6 +445,16 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       anyBss = true;
       bssAlign = std::max<uint64_t>(bssAlign, g.align);
     }
+  }
+  if (!m.externs.empty()) {
+    bool explicitSlots = std::all_of(m.globals.begin(), m.globals.end(), [](const GlobalVar &g) {
+      return !g.addressSlot || g.slot;
+    });
+    if (!explicitSlots) {
+      error = "with extern functions every variable's address slot must be given";
+      return std::nullopt;
+    }
+    anySlot = true;
   }
   size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
                                        SectionKind::Relocations)
@@ -549,8 +570,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   for (const FunctionInfo *f : fns)
     texts.push_back(textWithTail(f->code));
   std::vector<size_t> localFnSyms, varSym(m.globals.size(), 0);
+  std::map<std::string, size_t> externSym;
   std::vector<std::vector<size_t>> localSymsOf(fns.size());
-  bool sharedVarSeen = false;
+  bool sharedVarSeen = false, c4Done = false;
   for (size_t i = 0; i < fns.size(); ++i) {
     const FunctionInfo &f = *fns[i];
     // HW: a non-.visible device function (relocatable output) is a LOCAL FUNC created
@@ -570,6 +592,20 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     sectionSym(sText[i]);
     if (sShared[i] && f.sharedBytes)
       sectionSym(sShared[i]);
+    // HW: the first function (processing order) calling an extern function creates the
+    // .nv.constant4 section symbol before the module variables (after the reserved
+    // shared-memory symbols when it is the first function), as if the slots of a function's
+    // externs were made when it is compiled and the variables' slots after the first one.
+    auto externSlots = [&] {
+      if (!f.externs.empty() && !c4Done) {
+        c4Done = true;
+        names.both(".nv.constant4");
+        names.padBoth(3);
+        sectionSym(sC4);
+      }
+    };
+    if (i != 0)
+      externSlots();
     if (i == 0) {
       if (rel) {
         // HW: relocatable cubins declare these eight WEAK OBJECT (size 8) symbols.
@@ -583,11 +619,11 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       } else {
         reservedSyms();
       }
+      externSlots();
       // Module variables, in declaration order: the section's name and symbol on first use
       // (.nv.constant3 followed by 4 zero bytes), the variable (LOCAL OBJECT), and after the
       // first variable with an address slot, .nv.constant4 (followed by 3 zero bytes).
       std::vector<bool> seen(c.sections.size(), false);
-      bool c4Done = false;
       for (size_t k = 0; k < m.globals.size(); ++k) {
         const GlobalVar &g = m.globals[k];
         size_t sec = varPlace[k].section;
@@ -639,7 +675,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       localSymsOf[i].push_back(plainSym(lf.name, uint8_t(lf.binding << 4 | elf::kSttFunc), 0,
                                         sText[i], lf.offset, lf.size));
     }
-    if (hasRelText(f)) {
+    // HW: a function calling an extern function names its code relocation sections too,
+    // though an executable has none for it.
+    if (hasRelText(f) || !f.externs.empty()) {
       // HW: relocatable functions with calls name .rela first; otherwise .rel first.
       if (rel && f.hasCalls) {
         names.both(".rela.text." + f.name);
@@ -676,6 +714,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     // in relocatable output GLOBAL FUNC with st_other 0.
     fnSym[i] = plainSym(fns[i]->name, elf::kStbGlobal << 4 | elf::kSttFunc,
                         fns[i]->isKernel ? 0x10 : 0, sText[i], 0, texts[i].size());
+    // HW: an extern function's symbol (GLOBAL FUNC, undefined) follows the symbol of the
+    // first function (processing order) that calls it.
+    for (const std::string &x : fns[i]->externs)
+      if (!externSym.count(x)) {
+        names.symOnly(x);
+        externSym[x] = plainSym(x, elf::kStbGlobal << 4 | elf::kSttFunc, 0, 0, 0, 0);
+      }
   }
   std::vector<size_t> const0Sym(fns.size(), 0);
   for (size_t i = 0; i < fns.size(); ++i)
@@ -736,15 +781,35 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         slotVars.push_back(k);
     }
     if (sC4) {
-      // HW: one zero 8-byte slot per variable in declaration order, each filled by an
-      // R_CUDA_64 against the variable; the relocations are listed last slot first.
-      c.sections[sC4].data.assign(8 * slotVars.size(), 0);
+      // HW: one zero 8-byte slot per variable (in declaration order unless the compiler
+      // says otherwise) and per extern function, each filled by an R_CUDA_64 against the
+      // variable or function; the relocations are listed last slot first.
+      std::vector<std::pair<uint64_t, size_t>> slots; // offset, symbol
+      for (size_t j = 0; j < slotVars.size(); ++j) {
+        const GlobalVar &g = m.globals[slotVars[j]];
+        slots.push_back({g.slot ? *g.slot : 8 * j, varSym[slotVars[j]]});
+      }
+      for (const ExternFunction &x : m.externs) {
+        auto it = externSym.find(x.name);
+        if (it == externSym.end()) {
+          error = "extern function '" + x.name + "' is called by no function";
+          return std::nullopt;
+        }
+        slots.push_back({x.slot, it->second});
+      }
+      std::sort(slots.begin(), slots.end());
+      for (size_t j = 0; j < slots.size(); ++j)
+        if (slots[j].first % 8 || (j && slots[j].first == slots[j - 1].first)) {
+          error = "address slot 0x" + hex(slots[j].first) + " is misaligned or given twice";
+          return std::nullopt;
+        }
+      c.sections[sC4].data.assign(slots.empty() ? 0 : slots.back().first + 8, 0);
       Section &r = c.sections[sRelC4];
       r.link = static_cast<uint32_t>(sSym);
       r.info = static_cast<uint32_t>(sC4);
       r.entsize = elf::kRelaSize;
-      for (size_t j = slotVars.size(); j-- > 0;)
-        r.relocations.push_back({8 * j, 2, static_cast<uint32_t>(varSym[slotVars[j]]), 0});
+      for (size_t j = slots.size(); j-- > 0;)
+        r.relocations.push_back({slots[j].first, 2, static_cast<uint32_t>(slots[j].second), 0});
     }
   }
 
@@ -803,7 +868,19 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(hval(0x1b, static_cast<uint16_t>(f.maxReg)));
     if (f.numBarriers)
       a.push_back(hval(0x4c, static_cast<uint16_t>(f.numBarriers), Attribute::BVal));
+    if (!f.externs.empty()) {
+      Attribute x = sval(0x0f, {});
+      for (const std::string &n : f.externs)
+        put32(x.payload, static_cast<uint32_t>(externSym.at(n)));
+      a.push_back(x);
+    }
     a.push_back(hval(0x5f, kMercuryIsaVersion));
+    if (!f.syscallOffsets.empty()) {
+      Attribute x = sval(0x46, {});
+      for (uint32_t o : f.syscallOffsets)
+        put32(x.payload, o);
+      a.push_back(x);
+    }
     if (f.isKernel && !f.exitOffsets.empty()) {
       Attribute e = sval(0x1c, {});
       for (uint32_t x : f.exitOffsets)
@@ -849,6 +926,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   {
     Section &s = c.sections[sCall];
     s.edges = {{0, -1}};
+    // HW (executables): an edge from each function to each extern function it calls,
+    // functions in processing order, externs in declaration order.
+    for (size_t i = 0; i < fns.size(); ++i)
+      for (const std::string &x : fns[i]->externs)
+        s.edges.emplace_back(static_cast<int32_t>(fnSym[i]),
+                             static_cast<int32_t>(externSym.at(x)));
     for (size_t i = 0; i < fns.size(); ++i) {
       std::vector<CodeReloc> calls;
       for (const CodeReloc &r : fns[i]->relocations)

@@ -93,6 +93,11 @@ struct FunctionInfo {
   std::vector<Attribute> extraAttributes;
   std::vector<LocalFunction> localFunctions;
   std::vector<CodeReloc> relocations; ///< relocatable output only
+  /// The extern functions (ModuleInfo::externs) its code and its callees' code call, in
+  /// module declaration order: EXTERNS, call-graph edges, and where their symbols go.
+  std::vector<std::string> externs;
+  /// Code offsets of the calls to them (`CALL.ABS.NOINC`): SYSCALL_OFFSETS.
+  std::vector<uint32_t> syscallOffsets;
 };
 
 /// A module-scope variable (.global / .const), in PTX declaration order.
@@ -107,6 +112,17 @@ struct GlobalVar {
   /// at its alignment (declaration order). ptxas sorts .global variables (see
   /// frontend/lower/lower_module_data.cpp), so the compiler gives the offset.
   std::optional<uint64_t> offset;
+  /// The slot's offset in .nv.constant4; absent: slots in declaration order from 0 (only
+  /// allowed without extern functions).
+  std::optional<uint32_t> slot;
+};
+
+/// A function called through the CUDA ABI that the driver resolves at load time (vprintf,
+/// __assertfail, malloc, ...): an UNDEFINED GLOBAL FUNC symbol whose address an R_CUDA_64
+/// relocation writes into its .nv.constant4 slot (executables only).
+struct ExternFunction {
+  std::string name;
+  uint32_t slot = 0; ///< offset of its 64-bit address slot in .nv.constant4
 };
 
 struct ModuleInfo {
@@ -123,6 +139,8 @@ struct ModuleInfo {
   /// Module variables. Relocatable output: non-.visible variables only (GUESS: .visible
   /// ones become GLOBAL symbols placed among the functions; not modelled yet).
   std::vector<GlobalVar> globals;
+  /// Extern functions some function calls, in PTX declaration order.
+  std::vector<ExternFunction> externs;
 };
 
 /// Builds the model of the cubin; nullopt + error when the description is inconsistent

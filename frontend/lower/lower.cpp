@@ -413,6 +413,8 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
     const ptx::Function &pf = *pfp;
     LoweredFunction lf;
     lf.isKernel = pf.isEntry;
+    if (pf.isEntry)
+      lf.externs = lower::externsCalled(m, pf);
     lf.fn.name = pf.name;
     lf.fn.isKernel = pf.isEntry;
     lower::LowerCtx ctx(m, pf, target, diag, lf);

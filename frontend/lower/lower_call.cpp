@@ -24,18 +24,25 @@
 ///   cvta.local         d = s + the local window's generic base c[0x0][0x20] (64-bit add; HW:
 ///                      ptxas 13.0 builds it from ULDC c[0x0][0x20] / c[0x0][0x24])
 ///   cvta.to.local      d = s - that base
-/// Refused with a "not supported" error: indirect calls, calls to functions without a body
-/// (vprintf, malloc: the CUDA ABI), parameters wider than the convention's register window,
+///   call (r), vprintf, (a)   a function without a body (extern: the CUDA ABI): the same
+///                      argument and result copies, the callee's address loaded from its
+///                      constant-bank-4 slot, `LEPC R20, <return block>`,
+///                      `CALL.ABS.NOINC <address>`
+/// Refused with a "not supported" error: indirect calls, parameters wider than the
+/// convention's register window,
 /// sub-word parameter accesses that do not start on a word boundary, .local variables aligned
 /// to more than 16 bytes.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
+#include "frontend/lower/lower_mem.h"
 
 #include "ori/cfg.h"
 
 #include <llvm/ADT/StringRef.h>
 
+#include <algorithm>
 #include <array>
+#include <set>
 
 namespace ptxmini::frontend::lower {
 
@@ -291,10 +298,18 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
   if (k != in.operands.size())
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
   const ptx::Function *callee = findDefinition(ctx.module, name);
-  if (!callee || !callee->hasBody || callee->isEntry)
-    return ctx.unsupported(in, "A call to '" + name +
-                                   "', which has no body in this module (external functions "
-                                   "need the CUDA ABI),");
+  if (!callee || callee->isEntry)
+    return ctx.unsupported(in, "A call to '" + name + "', which is not a .func of this module,");
+  // A function without a body (vprintf, __assertfail) is called through the CUDA ABI: its
+  // address comes from its constant-bank-4 slot (lower_module_data.cpp).
+  const bool external = !callee->hasBody;
+  uint32_t slot = 0;
+  if (external) {
+    if (!ctx.moduleLayout || !ctx.moduleLayout->externSlots.count(name))
+      return ctx.unsupported(in, "A call to extern function '" + name +
+                                     "' from a function no kernel reaches");
+    slot = ctx.moduleLayout->externSlots.lookup(name);
+  }
   std::vector<uint32_t> argOffsets, retOffsets;
   uint32_t argBytes = layoutParams(callee->params, argOffsets);
   uint32_t retBytes = layoutParams(callee->returns, retOffsets);
@@ -343,13 +358,29 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
       return ctx.unsupported(in, "A call result that does not start on a 4-byte boundary");
     retVars.push_back(v);
   }
-  // The return address: the block after the call (patched once it exists).
-  ctx.emit(Opcode::MOV, {}, {preg(conv.returnAddress)}, {Operand::block(0)});
+  // The return address: the block after the call (patched once it exists). An extern call
+  // (HW: ptxas 13.0's code for vprintf/__assertfail) reads the callee's address from its
+  // slot through an index register, `MOV R0, slot; LDC.64 R2, c[0x4][R0]`, and makes the
+  // return address with `LEPC R20, <return point>` before `CALL.ABS.NOINC R2`.
   uint32_t movBlock = ctx.curBlock;
-  size_t movIndex = ctx.fn().blocks[movBlock].instrs.size() - 1;
-  ctx.emit(Opcode::CALL, {Modifier::REL, Modifier::NOINC}, {},
-           {Operand::func(ctx.fn().calleeIndex(name))})
-      .guard = guard;
+  size_t movIndex = 0;
+  if (external) {
+    Operand index = ctx.temp(RegClass::R), target = ctx.temp(RegClass::R, 2);
+    ctx.emit(Opcode::MOV, {}, {index}, {Operand::intImm(slot)});
+    ctx.emit(Opcode::LDC, {Modifier::Size64}, {target},
+             {Operand::cbank(ctx.target.memory().addressSlotBank, 0, index)});
+    ctx.emit(Opcode::LEPC, {}, {preg(conv.abiReturnAddress, 2)}, {Operand::block(0)});
+    movIndex = ctx.fn().blocks[movBlock].instrs.size() - 1;
+    ctx.emit(Opcode::CALL, {Modifier::ABS, Modifier::NOINC}, {},
+             {Operand::func(ctx.fn().calleeIndex(name)), target})
+        .guard = guard;
+  } else {
+    ctx.emit(Opcode::MOV, {}, {preg(conv.returnAddress)}, {Operand::block(0)});
+    movIndex = ctx.fn().blocks[movBlock].instrs.size() - 1;
+    ctx.emit(Opcode::CALL, {Modifier::REL, Modifier::NOINC}, {},
+             {Operand::func(ctx.fn().calleeIndex(name))})
+        .guard = guard;
+  }
   uint32_t after = ctx.startBlock();
   ctx.fn().blocks[movBlock].instrs[movIndex].uses()[0] = Operand::block(after);
   // Results: every word of each result, copied out of its register right after the call
@@ -796,6 +827,32 @@ const ptx::Function *findDefinition(const ptx::Module &m, std::string_view name)
         first = &f;
     }
   return first;
+}
+
+bool isExternFunction(const ptx::Module &m, std::string_view name) {
+  const ptx::Function *f = findDefinition(m, name);
+  return f && !f->hasBody && !f->isEntry;
+}
+
+std::vector<std::string> externsCalled(const ptx::Module &m, const ptx::Function &f) {
+  std::vector<const ptx::Function *> work{&f};
+  std::set<std::string> seen{f.name}, externs;
+  while (!work.empty()) {
+    const ptx::Function *g = work.back();
+    work.pop_back();
+    for (const std::string &c : directCallees(*g)) {
+      if (isExternFunction(m, c))
+        externs.insert(c);
+      else if (const ptx::Function *d = findDefinition(m, c);
+               d && d->hasBody && !d->isEntry && seen.insert(c).second)
+        work.push_back(d);
+    }
+  }
+  std::vector<std::string> out;
+  for (const ptx::Function &d : m.functions)
+    if (externs.count(d.name) && std::find(out.begin(), out.end(), d.name) == out.end())
+      out.push_back(d.name);
+  return out;
 }
 
 std::vector<std::string> directCallees(const ptx::Function &f) {

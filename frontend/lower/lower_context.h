@@ -76,6 +76,12 @@ bool declareInBody(LowerCtx &ctx, const ptx::VarDecl &d);
 void endFunctionLowering(LowerCtx &ctx);
 /// The functions `f` calls directly, in order of first call.
 std::vector<std::string> directCallees(const ptx::Function &f);
+/// Whether `name` is a function declared without a body (`.extern .func vprintf`): called
+/// through the CUDA ABI (targets/calling_convention.h).
+bool isExternFunction(const ptx::Module &m, std::string_view name);
+/// The extern functions `f` calls directly or through the .func it reaches, in declaration
+/// order.
+std::vector<std::string> externsCalled(const ptx::Module &m, const ptx::Function &f);
 /// The definition (with a body) of function `name`, past forward declarations; else the
 /// first declaration, or nullptr.
 const ptx::Function *findDefinition(const ptx::Module &m, std::string_view name);

@@ -30,6 +30,7 @@ struct ModuleVar {
 
 struct ModuleLayout {
   llvm::StringMap<ModuleVar> vars;
+  llvm::StringMap<uint32_t> externSlots; ///< extern function -> its address slot's offset
   bool hasExternShared = false;
   uint32_t externSharedAlign = 1;
 };

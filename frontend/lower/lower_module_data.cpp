@@ -13,6 +13,13 @@
 ///             Every .global variable, used or not, gets an 8-byte slot in constant bank 4
 ///             in declaration order, filled by an R_CUDA_64 relocation; code reads the
 ///             variable's address from it (`LDC.64 R2, c[0x4][0x8]`).
+///   .extern .func   every extern function a kernel calls (vprintf, __assertfail, directly or
+///             through its .func) gets a slot too, relocated against its undefined symbol.
+///             The slots of the externs of the first kernel ptxas processes (the last one
+///             defined) come before the variables', in declaration order; those of the other
+///             kernels' (processing order, declaration order within a kernel) after them.
+///             HW: probed with one to three kernels calling vprintf/__assertfail, with and
+///             without .global variables declared before and after the externs.
 ///   .const    constant bank 3 (.nv.constant3) in declaration order, each at its alignment;
 ///             code reads `c[0x3][offset]`, and `mov.u64 %rd, cvar` gives the offset.
 ///   .shared   per kernel, after the 1 KB reserved at the bottom of the window: the kernel's
@@ -163,6 +170,19 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
   uint64_t constEnd = 0;
   uint32_t slot = 0;
   size_t firstRow = data.variables.size();
+  std::vector<std::vector<std::string>> kernelExterns; // processing order
+  for (auto it = m.functions.rbegin(); it != m.functions.rend(); ++it)
+    if (it->isEntry && it->hasBody)
+      kernelExterns.push_back(externsCalled(m, *it));
+  auto slotExterns = [&](const std::vector<std::string> &names) {
+    for (const std::string &n : names)
+      if (layout.externSlots.insert({n, slot}).second) {
+        data.externs.push_back(LoweredExtern{n, slot});
+        slot += 8;
+      }
+  };
+  if (!kernelExterns.empty())
+    slotExterns(kernelExterns[0]);
   for (unsigned i = 0; i < m.globals.size(); ++i) {
     const ptx::VarDecl &d = m.globals[i];
     if (layout.vars.count(d.name)) {
@@ -232,6 +252,7 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
     } else {
       v.kind = ModuleVar::Kind::Global;
       v.slotOffset = slot;
+      lv.slot = slot;
       slot += 8;
       lv.addressSlot = true;
       globalRows.push_back(data.variables.size());
@@ -239,6 +260,8 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
     layout.vars[d.name] = v;
     data.variables.push_back(std::move(lv));
   }
+  for (size_t k = 1; k < kernelExterns.size(); ++k)
+    slotExterns(kernelExterns[k]);
   if (constEnd > 0x10000) {
     diag.error(SourceLoc{m.fileName, 0, 0},
                "The module's .const variables need " + std::to_string(constEnd) +

@@ -9,6 +9,7 @@
 #include "encoder/cubin/byte_io.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -153,7 +154,8 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
   };
   // Attributes the builder derives from FunctionInfo fields; any other goes to extras.
   static const std::set<uint8_t> kDerived = {0x37, 0x17, 0x3e, 0x3d, 0x3f, 0x50, 0x1b, 0x4c,
-                                             0x5f, 0x1c, 0x05, 0x10, 0x1e, 0x19, 0x0a, 0x36};
+                                             0x5f, 0x1c, 0x05, 0x10, 0x1e, 0x19, 0x0a, 0x36,
+                                             0x0f, 0x46};
   std::vector<FunctionInfo> processing;
   for (size_t idx = 0; idx < c.sections.size(); ++idx) {
     const Section &t = c.sections[idx];
@@ -233,6 +235,15 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
         case 0x1e:
           f.crsStackSize = a.u32(0);
           break;
+        case 0x0f: // EXTERNS: symbol indices
+          for (size_t k = 0; k < a.words(); ++k)
+            if (a.u32(k) < symtab->symbols.size())
+              f.externs.push_back(symtab->symbols[a.u32(k)].name);
+          break;
+        case 0x46:
+          for (size_t k = 0; k < a.words(); ++k)
+            f.syscallOffsets.push_back(a.u32(k));
+          break;
         default:
           if (!kDerived.count(a.attr))
             f.extraAttributes.push_back(a);
@@ -275,10 +286,19 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
   // Module variables: LOCAL OBJECT symbols in the data sections, in symbol order (= PTX
   // declaration order). The alignment a compiler takes from `.align` is approximated by the
   // section's alignment.
-  std::set<uint32_t> slotted;
+  std::map<uint32_t, uint32_t> slotted; // symbol -> slot offset
   if (const Section *r = c.find(".rela.nv.constant4"))
     for (const Relocation &x : r->relocations)
-      slotted.insert(x.sym);
+      slotted[x.sym] = static_cast<uint32_t>(x.offset);
+  // Extern functions: the undefined FUNC symbols a .nv.constant4 slot is relocated against
+  // (the builder places their symbols by the functions' EXTERNS, not by this order).
+  for (const auto &[sym, off] : slotted) {
+    if (sym >= symtab->symbols.size())
+      continue;
+    const Symbol &y = symtab->symbols[sym];
+    if (y.shndx == 0 && y.type() == elf::kSttFunc)
+      m.externs.push_back({y.name, off});
+  }
   for (size_t k = 0; k < symtab->symbols.size(); ++k) {
     const Symbol &y = symtab->symbols[k];
     bool varType = y.type() == elf::kSttObject || (m.relocatable && y.type() == 13);
@@ -290,6 +310,8 @@ std::optional<ModuleInfo> factsFromCubin(const Cubin &c, std::string &error) {
     g.size = static_cast<uint32_t>(y.size);
     g.align = static_cast<uint32_t>(sec.align);
     g.addressSlot = slotted.count(static_cast<uint32_t>(k));
+    if (g.addressSlot)
+      g.slot = slotted.at(static_cast<uint32_t>(k));
     g.offset = y.value; // ptxas sorts .global variables; keep where it put them
     if (sec.name == ".nv.constant3")
       g.space = GlobalVar::Space::Const;
