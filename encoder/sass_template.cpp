@@ -195,6 +195,11 @@ std::string formatF16(uint16_t h) {
   return withPrecision("%.20g", v);
 }
 
+// HW: a bf16 immediate prints as the f32 whose upper half it is: nvdisasm 13.2 shows
+// `HMUL2.BF16_V2 R3, R6, 0.25, 0.25` for halves 0x3e80 and -6.4623485355705287099e-27 for
+// 0x9400 (HFMA2 with bit 85 set), i.e. formatF32(h << 16).
+std::string formatBF16(uint16_t h) { return formatF32(uint32_t(h) << 16); }
+
 std::string canonicalSpacing(std::string_view text) {
   std::string out;
   bool pendingSpace = false;
@@ -287,6 +292,7 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
     else if (kind == "F") { p.kind = PieceKind::F32; defWidth = 32; }
     else if (kind == "D") { p.kind = PieceKind::F64H; defWidth = 32; }
     else if (kind == "H") { p.kind = PieceKind::F16; defWidth = 16; }
+    else if (kind == "BH") { p.kind = PieceKind::BF16; defWidth = 16; }
     else if (kind == "E") { p.kind = PieceKind::Enum; defWidth = 1; }
     else if (kind == "SR") { p.kind = PieceKind::SReg; defWidth = 8; }
     else if (kind == "T") { p.kind = PieceKind::Target; defWidth = 8; }
@@ -466,10 +472,12 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
   }
   case PieceKind::F32:
   case PieceKind::F64H:
-  case PieceKind::F16: {
+  case PieceKind::F16:
+  case PieceKind::BF16: {
     uint64_t raw = w.get(p.field);
-    std::string s = p.kind == PieceKind::F32 ? formatF32(uint32_t(raw))
+    std::string s = p.kind == PieceKind::F32    ? formatF32(uint32_t(raw))
                     : p.kind == PieceKind::F64H ? formatF64High(uint32_t(raw))
+                    : p.kind == PieceKind::BF16 ? formatBF16(uint16_t(raw))
                                                 : formatF16(uint16_t(raw));
     if (bitSet(p.absBit))
       s = "|" + s + "|";
@@ -639,7 +647,8 @@ struct Matcher {
     }
     case PieceKind::F32:
     case PieceKind::F64H:
-    case PieceKind::F16: {
+    case PieceKind::F16:
+    case PieceKind::BF16: {
       size_t i = 0;
       if (p.negBit >= 0) {
         bool has = s.starts_with("-") && p.kind != PieceKind::F32;
@@ -686,7 +695,17 @@ struct Matcher {
           return false;
       }
       uint64_t raw;
-      if (p.kind == PieceKind::F32) {
+      if (p.kind == PieceKind::BF16) {
+        // the f32 of the text must be exact and have a zero lower half
+        float f = float(d);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        if (std::isnan(d))
+          b = (core[0] == '-' ? 0xffc00000u : 0x7fc00000u); // GUESS: canonical quiet NaN
+        if ((b & 0xffffu) || (!std::isnan(d) && double(f) != d))
+          return false;
+        raw = b >> 16;
+      } else if (p.kind == PieceKind::F32) {
         float f = float(d);
         uint32_t b;
         std::memcpy(&b, &f, 4);

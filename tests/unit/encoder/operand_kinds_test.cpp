@@ -72,6 +72,13 @@ TEST(OperandKinds, FloatImmediates) {
   roundTrip(parse("OP {D@32}"), "OP 6.75539944105574400000e+15");
   w = roundTrip(parse("OP {H@48}, {H@32}"), "OP 1.875, 0");
   EXPECT_EQ(w.get(BitRange{48, 16}), 0x3f80u);
+  // bf16 halves print as the f32 they are the upper half of (nvdisasm on ptxas's
+  // HMUL2.BF16_V2 R3, R6, 0.25, 0.25 and HADD2.BF16_V2's 0x3728).
+  w = roundTrip(parse("OP {BH@48}, {BH@32}"), "OP 0.25, 1.0013580322265625e-05");
+  EXPECT_EQ(w.get(BitRange{48, 16}), 0x3e80u);
+  EXPECT_EQ(w.get(BitRange{32, 16}), 0x3728u);
+  Word128 x;
+  EXPECT_FALSE(match(parse("OP {BH@32}"), "OP 0.1", TemplateEnv{}, x)); // not a bf16 value
 }
 
 // Constant-bank operands: bank and signed byte offset as nvdisasm spells them.
