@@ -139,10 +139,11 @@ std::string withPrecision(const char *fmt, double d) {
 // HW: nvdisasm 13.2 prints float immediates (f32 and the f64 upper halves alike) as C's
 // %.20g (0.5, 105615, -12583039, 1.175494350822287508e-38, -11.09999847412109375) but
 // switches to %.20e for large magnitudes (1.84467440737095516160e+19,
-// -4.76741304320000000000e+10, 6.75539944105574400000e+15). GUESS: the switch is at 1e10
-// (observed: 1.26e7 plain, 4.77e10 exponent).
+// -4.76741304320000000000e+10, 6.75539944105574400000e+15). HW: the switch is at a
+// magnitude of 1e9: probed with nvdisasm on MUFU.RCP64H's f64 immediate (999817216 plain,
+// 1e9 and 1000079360 exponent) and FMUL's f32 one (999999936 plain, +-1e9 exponent).
 std::string formatFloat(double d) {
-  if (std::fabs(d) >= 1e10)
+  if (std::fabs(d) >= 1e9)
     return withPrecision("%.20e", d);
   return withPrecision("%.20g", d);
 }

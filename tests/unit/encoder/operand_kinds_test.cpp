@@ -67,6 +67,9 @@ TEST(OperandKinds, FloatImmediates) {
   EXPECT_EQ(w.get(BitRange{32, 32}), 0x3f000000u);
   roundTrip(parse("OP {F@32}"), "OP -1.5707962512969970703");
   roundTrip(parse("OP {F@32}"), "OP +INF");
+  // nvdisasm switches to the exponent form at a magnitude of 1e9 (probed on FMUL)
+  roundTrip(parse("OP {F@32}"), "OP 999999936");
+  roundTrip(parse("OP {F@32}"), "OP -1.00000000000000000000e+09");
   w = roundTrip(parse("OP {D@32}"), "OP 1");
   EXPECT_EQ(w.get(BitRange{32, 32}), 0x3ff00000u);
   roundTrip(parse("OP {D@32}"), "OP 6.75539944105574400000e+15");
