@@ -296,6 +296,7 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
     else if (kind == "BH") { p.kind = PieceKind::BF16; defWidth = 16; }
     else if (kind == "E") { p.kind = PieceKind::Enum; defWidth = 1; }
     else if (kind == "SR") { p.kind = PieceKind::SReg; defWidth = 8; }
+    else if (kind == "SB") { p.kind = PieceKind::SbSet; defWidth = 6; }
     else if (kind == "T") { p.kind = PieceKind::Target; defWidth = 8; }
     else if (kind == "A") {
       p.kind = PieceKind::Addr;
@@ -515,6 +516,18 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
     if (s.empty())
       s = "RZ";
     return s;
+  }
+  case PieceKind::SbSet: {
+    // HW: nvdisasm 13.2 prints DEPBAR's scoreboard mask (bits 32..37) as `{5,4,3,2,1,0}`,
+    // highest first, no spaces (probed on ptxas's 0x3f0000791a 0xfc80000000000).
+    uint64_t v = w.get(p.field);
+    if (!v)
+      return std::nullopt;
+    std::string s = "{";
+    for (int b = int(p.field.width) - 1; b >= 0; --b)
+      if (v >> b & 1)
+        s += (s.size() > 1 ? "," : "") + std::to_string(b);
+    return s + "}";
   }
   case PieceKind::Target: {
     unsigned width = 0;
@@ -739,6 +752,33 @@ struct Matcher {
       if (!back || *back != tok)
         return false;
       return run(pi + 1, pos + e, w, out);
+    }
+    case PieceKind::SbSet: {
+      // `{5, 4, 0}` (canonical spacing) or `{5,4,0}`: strictly descending, inside the field
+      if (!s.starts_with("{"))
+        return false;
+      size_t i = 1;
+      uint64_t v = 0;
+      int last = int(p.field.width);
+      while (true) {
+        size_t d = i;
+        int n = 0;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && i - d < 3)
+          n = n * 10 + (s[i++] - '0');
+        if (i == d || n >= last)
+          return false;
+        v |= uint64_t(1) << n;
+        last = n;
+        if (i < s.size() && s[i] == '}')
+          break;
+        if (i >= s.size() || s[i] != ',')
+          return false;
+        ++i;
+        if (i < s.size() && s[i] == ' ')
+          ++i;
+      }
+      w.set(p.field, v);
+      return run(pi + 1, pos + i + 1, w, out);
     }
     case PieceKind::SReg: {
       if (!env.tables)

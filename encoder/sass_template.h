@@ -21,6 +21,8 @@
 ///   {E@lo/w a|b|c}  an enumerated modifier: value k prints alternative k; `?` = invalid
 ///   {?N text}    literal text printed when bit N is 1 ({?N! text}: when it is 0)
 ///   {SR@lo/w}    a special register name from the SM's table
+///   {SB@lo/w}    a set of scoreboards, one bit each, printed `{5,4,0}` (highest first; an
+///                empty set has no text and does not match)
 ///   {T@lo/w,lo/w}  branch target: a signed count of 4-byte units (low part first),
 ///                  printed as the absolute address pc + 16 + 4 * value (`b`: bytes; `o`:
 ///                  the signed offset 4 * value itself, as BRX prints it)
@@ -41,7 +43,7 @@
 
 namespace ptxmini::enc {
 
-enum class PieceKind { Lit, Reg, UReg, Pred, UPred, Bar, Int, F32, F64H, F16, BF16, Enum, Flag, SReg, Target, Addr };
+enum class PieceKind { Lit, Reg, UReg, Pred, UPred, Bar, Int, F32, F64H, F16, BF16, Enum, Flag, SReg, Target, Addr, SbSet };
 
 struct Piece {
   PieceKind kind = PieceKind::Lit;

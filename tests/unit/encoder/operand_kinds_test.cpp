@@ -84,6 +84,20 @@ TEST(OperandKinds, FloatImmediates) {
   EXPECT_FALSE(match(parse("OP {BH@32}"), "OP 0.1", TemplateEnv{}, x)); // not a bf16 value
 }
 
+// Scoreboard sets: highest first, no spaces as nvdisasm prints them; canonical spacing
+// (", ") matches too; not descending or empty is not this form.
+TEST(OperandKinds, ScoreboardSet) {
+  Template t = parse("DEPBAR {SB@32/6}");
+  Word128 w = roundTrip(t, "DEPBAR {5,4,3,2,1,0}");
+  EXPECT_EQ(w.get(BitRange{32, 6}), 0x3fu);
+  Word128 x;
+  EXPECT_TRUE(match(t, "DEPBAR {5, 1}", TemplateEnv{}, x));
+  EXPECT_EQ(x.get(BitRange{32, 6}), 0x22u);
+  EXPECT_FALSE(match(t, "DEPBAR {1,5}", TemplateEnv{}, x));
+  EXPECT_FALSE(match(t, "DEPBAR {6}", TemplateEnv{}, x));
+  EXPECT_FALSE(match(t, "DEPBAR {}", TemplateEnv{}, x));
+}
+
 // Constant-bank operands: bank and signed byte offset as nvdisasm spells them.
 TEST(OperandKinds, ConstantBank) {
   Word128 w = roundTrip(parse("OP c[{I@54/5}][{I@38/16 s}]"), "OP c[0x3][0x210]");
