@@ -139,10 +139,11 @@ std::string withPrecision(const char *fmt, double d) {
 // HW: nvdisasm 13.2 prints float immediates (f32 and the f64 upper halves alike) as C's
 // %.20g (0.5, 105615, -12583039, 1.175494350822287508e-38, -11.09999847412109375) but
 // switches to %.20e for large magnitudes (1.84467440737095516160e+19,
-// -4.76741304320000000000e+10, 6.75539944105574400000e+15). GUESS: the switch is at 1e10
-// (observed: 1.26e7 plain, 4.77e10 exponent).
+// -4.76741304320000000000e+10, 6.75539944105574400000e+15). HW: the switch is at a
+// magnitude of 1e9: probed with nvdisasm on MUFU.RCP64H's f64 immediate (999817216 plain,
+// 1e9 and 1000079360 exponent) and FMUL's f32 one (999999936 plain, +-1e9 exponent).
 std::string formatFloat(double d) {
-  if (std::fabs(d) >= 1e10)
+  if (std::fabs(d) >= 1e9)
     return withPrecision("%.20e", d);
   return withPrecision("%.20g", d);
 }
@@ -194,6 +195,11 @@ std::string formatF16(uint16_t h) {
     v = -v;
   return withPrecision("%.20g", v);
 }
+
+// HW: a bf16 immediate prints as the f32 whose upper half it is: nvdisasm 13.2 shows
+// `HMUL2.BF16_V2 R3, R6, 0.25, 0.25` for halves 0x3e80 and -6.4623485355705287099e-27 for
+// 0x9400 (HFMA2 with bit 85 set), i.e. formatF32(h << 16).
+std::string formatBF16(uint16_t h) { return formatF32(uint32_t(h) << 16); }
 
 std::string canonicalSpacing(std::string_view text) {
   std::string out;
@@ -287,8 +293,10 @@ std::optional<Template> parseTemplate(std::string_view text, std::string &err) {
     else if (kind == "F") { p.kind = PieceKind::F32; defWidth = 32; }
     else if (kind == "D") { p.kind = PieceKind::F64H; defWidth = 32; }
     else if (kind == "H") { p.kind = PieceKind::F16; defWidth = 16; }
+    else if (kind == "BH") { p.kind = PieceKind::BF16; defWidth = 16; }
     else if (kind == "E") { p.kind = PieceKind::Enum; defWidth = 1; }
     else if (kind == "SR") { p.kind = PieceKind::SReg; defWidth = 8; }
+    else if (kind == "SB") { p.kind = PieceKind::SbSet; defWidth = 6; }
     else if (kind == "T") { p.kind = PieceKind::Target; defWidth = 8; }
     else if (kind == "A") {
       p.kind = PieceKind::Addr;
@@ -466,10 +474,12 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
   }
   case PieceKind::F32:
   case PieceKind::F64H:
-  case PieceKind::F16: {
+  case PieceKind::F16:
+  case PieceKind::BF16: {
     uint64_t raw = w.get(p.field);
-    std::string s = p.kind == PieceKind::F32 ? formatF32(uint32_t(raw))
+    std::string s = p.kind == PieceKind::F32    ? formatF32(uint32_t(raw))
                     : p.kind == PieceKind::F64H ? formatF64High(uint32_t(raw))
+                    : p.kind == PieceKind::BF16 ? formatBF16(uint16_t(raw))
                                                 : formatF16(uint16_t(raw));
     if (bitSet(p.absBit))
       s = "|" + s + "|";
@@ -506,6 +516,18 @@ std::optional<std::string> renderPiece(const Piece &p, const Word128 &w, const T
     if (s.empty())
       s = "RZ";
     return s;
+  }
+  case PieceKind::SbSet: {
+    // HW: nvdisasm 13.2 prints DEPBAR's scoreboard mask (bits 32..37) as `{5,4,3,2,1,0}`,
+    // highest first, no spaces (probed on ptxas's 0x3f0000791a 0xfc80000000000).
+    uint64_t v = w.get(p.field);
+    if (!v)
+      return std::nullopt;
+    std::string s = "{";
+    for (int b = int(p.field.width) - 1; b >= 0; --b)
+      if (v >> b & 1)
+        s += (s.size() > 1 ? "," : "") + std::to_string(b);
+    return s + "}";
   }
   case PieceKind::Target: {
     unsigned width = 0;
@@ -639,7 +661,8 @@ struct Matcher {
     }
     case PieceKind::F32:
     case PieceKind::F64H:
-    case PieceKind::F16: {
+    case PieceKind::F16:
+    case PieceKind::BF16: {
       size_t i = 0;
       if (p.negBit >= 0) {
         bool has = s.starts_with("-") && p.kind != PieceKind::F32;
@@ -686,7 +709,17 @@ struct Matcher {
           return false;
       }
       uint64_t raw;
-      if (p.kind == PieceKind::F32) {
+      if (p.kind == PieceKind::BF16) {
+        // the f32 of the text must be exact and have a zero lower half
+        float f = float(d);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        if (std::isnan(d))
+          b = (core[0] == '-' ? 0xffc00000u : 0x7fc00000u); // GUESS: canonical quiet NaN
+        if ((b & 0xffffu) || (!std::isnan(d) && double(f) != d))
+          return false;
+        raw = b >> 16;
+      } else if (p.kind == PieceKind::F32) {
         float f = float(d);
         uint32_t b;
         std::memcpy(&b, &f, 4);
@@ -719,6 +752,33 @@ struct Matcher {
       if (!back || *back != tok)
         return false;
       return run(pi + 1, pos + e, w, out);
+    }
+    case PieceKind::SbSet: {
+      // `{5, 4, 0}` (canonical spacing) or `{5,4,0}`: strictly descending, inside the field
+      if (!s.starts_with("{"))
+        return false;
+      size_t i = 1;
+      uint64_t v = 0;
+      int last = int(p.field.width);
+      while (true) {
+        size_t d = i;
+        int n = 0;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && i - d < 3)
+          n = n * 10 + (s[i++] - '0');
+        if (i == d || n >= last)
+          return false;
+        v |= uint64_t(1) << n;
+        last = n;
+        if (i < s.size() && s[i] == '}')
+          break;
+        if (i >= s.size() || s[i] != ',')
+          return false;
+        ++i;
+        if (i < s.size() && s[i] == ' ')
+          ++i;
+      }
+      w.set(p.field, v);
+      return run(pi + 1, pos + i + 1, w, out);
     }
     case PieceKind::SReg: {
       if (!env.tables)

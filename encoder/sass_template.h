@@ -16,10 +16,13 @@
 ///   {I@lo/w[,lo/w]}  integer (a second range holds the high bits), printed in hex; `s` signed, `+` an address offset (omitted when 0,
 ///                else `+0x10` / `+-0x10`), `d` decimal
 ///   {F@lo}       f32 immediate;  {D@lo} f64 whose upper 32 bits are the field;
-///   {H@lo}       f16 immediate
+///   {H@lo}       f16 immediate;  {BH@lo}  bf16 immediate (printed as the f32 it is the upper
+///                half of)
 ///   {E@lo/w a|b|c}  an enumerated modifier: value k prints alternative k; `?` = invalid
 ///   {?N text}    literal text printed when bit N is 1 ({?N! text}: when it is 0)
 ///   {SR@lo/w}    a special register name from the SM's table
+///   {SB@lo/w}    a set of scoreboards, one bit each, printed `{5,4,0}` (highest first; an
+///                empty set has no text and does not match)
 ///   {T@lo/w,lo/w}  branch target: a signed count of 4-byte units (low part first),
 ///                  printed as the absolute address pc + 16 + 4 * value (`b`: bytes; `o`:
 ///                  the signed offset 4 * value itself, as BRX prints it)
@@ -40,7 +43,7 @@
 
 namespace ptxmini::enc {
 
-enum class PieceKind { Lit, Reg, UReg, Pred, UPred, Bar, Int, F32, F64H, F16, Enum, Flag, SReg, Target, Addr };
+enum class PieceKind { Lit, Reg, UReg, Pred, UPred, Bar, Int, F32, F64H, F16, BF16, Enum, Flag, SReg, Target, Addr, SbSet };
 
 struct Piece {
   PieceKind kind = PieceKind::Lit;
@@ -91,6 +94,7 @@ std::string canonicalSpacing(std::string_view text);
 std::string formatF32(uint32_t bits);
 std::string formatF64High(uint32_t hiBits);
 std::string formatF16(uint16_t bits);
+std::string formatBF16(uint16_t bits);
 std::string formatHex(int64_t v);  ///< 0x1f / -0x20
 
 } // namespace ptxmini::enc

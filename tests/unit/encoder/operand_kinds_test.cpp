@@ -67,11 +67,35 @@ TEST(OperandKinds, FloatImmediates) {
   EXPECT_EQ(w.get(BitRange{32, 32}), 0x3f000000u);
   roundTrip(parse("OP {F@32}"), "OP -1.5707962512969970703");
   roundTrip(parse("OP {F@32}"), "OP +INF");
+  // nvdisasm switches to the exponent form at a magnitude of 1e9 (probed on FMUL)
+  roundTrip(parse("OP {F@32}"), "OP 999999936");
+  roundTrip(parse("OP {F@32}"), "OP -1.00000000000000000000e+09");
   w = roundTrip(parse("OP {D@32}"), "OP 1");
   EXPECT_EQ(w.get(BitRange{32, 32}), 0x3ff00000u);
   roundTrip(parse("OP {D@32}"), "OP 6.75539944105574400000e+15");
   w = roundTrip(parse("OP {H@48}, {H@32}"), "OP 1.875, 0");
   EXPECT_EQ(w.get(BitRange{48, 16}), 0x3f80u);
+  // bf16 halves print as the f32 they are the upper half of (nvdisasm on ptxas's
+  // HMUL2.BF16_V2 R3, R6, 0.25, 0.25 and HADD2.BF16_V2's 0x3728).
+  w = roundTrip(parse("OP {BH@48}, {BH@32}"), "OP 0.25, 1.0013580322265625e-05");
+  EXPECT_EQ(w.get(BitRange{48, 16}), 0x3e80u);
+  EXPECT_EQ(w.get(BitRange{32, 16}), 0x3728u);
+  Word128 x;
+  EXPECT_FALSE(match(parse("OP {BH@32}"), "OP 0.1", TemplateEnv{}, x)); // not a bf16 value
+}
+
+// Scoreboard sets: highest first, no spaces as nvdisasm prints them; canonical spacing
+// (", ") matches too; not descending or empty is not this form.
+TEST(OperandKinds, ScoreboardSet) {
+  Template t = parse("DEPBAR {SB@32/6}");
+  Word128 w = roundTrip(t, "DEPBAR {5,4,3,2,1,0}");
+  EXPECT_EQ(w.get(BitRange{32, 6}), 0x3fu);
+  Word128 x;
+  EXPECT_TRUE(match(t, "DEPBAR {5, 1}", TemplateEnv{}, x));
+  EXPECT_EQ(x.get(BitRange{32, 6}), 0x22u);
+  EXPECT_FALSE(match(t, "DEPBAR {1,5}", TemplateEnv{}, x));
+  EXPECT_FALSE(match(t, "DEPBAR {6}", TemplateEnv{}, x));
+  EXPECT_FALSE(match(t, "DEPBAR {}", TemplateEnv{}, x));
 }
 
 // Constant-bank operands: bank and signed byte offset as nvdisasm spells them.
