@@ -65,33 +65,20 @@ Target::Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryL
       }
     }
   }
+  // Per (writer, file): the largest latency over every reader and kind, and the fastest
+  // measured read (exact RAW rows only: a row default is the row's largest cell, not a landing
+  // time; 0 where none was measured).
   for (unsigned w = 0; w < ori::kNumLatClasses; ++w)
     for (unsigned f = 0; f < kFiles; ++f) {
-      uint8_t m = 0;
+      uint8_t &hi = maxLat_[w * kFiles + f], &lo = fastest_[w * kFiles + f];
       for (unsigned rd = 0; rd <= ori::kNumLatClasses; ++rd)
-        for (unsigned k = 0; k < kKinds; ++k)
-          m = std::max(m, lat_[latIndex(w, rd, f, k)]);
-      maxLat_[w * kFiles + f] = m;
+        for (unsigned k = 0; k < kKinds; ++k) {
+          size_t x = latIndex(w, rd, f, k);
+          hi = std::max(hi, lat_[x]);
+          if (measured[x] && (lo == 0 || lat_[x] < lo))
+            lo = lat_[x];
+        }
     }
-  for (unsigned o = 0; o < ori::kNumLatClasses; ++o)
-    for (unsigned n = 0; n < ori::kNumLatClasses; ++n)
-      for (unsigned f = 0; f < kFiles; ++f) {
-        // Each class's fastest measured read (exact RAW rows only: a row default is the
-        // row's largest cell) stands for when its result lands; the older result must not
-        // land after the newer one. Classes never measured in `file` keep the older class's
-        // largest latency.
-        auto fastest = [&](unsigned w) {
-          int best = -1;
-          for (unsigned rd = 0; rd <= ori::kNumLatClasses; ++rd)
-            for (unsigned k = 0; k < kKinds; ++k)
-              if (measured[latIndex(w, rd, f, k)] && (best < 0 || lat_[latIndex(w, rd, f, k)] < best))
-                best = lat_[latIndex(w, rd, f, k)];
-          return best;
-        };
-        int fo = fastest(o), fn = fastest(n);
-        waw_[(o * ori::kNumLatClasses + n) * kFiles + f] =
-            o == n ? 0 : fo < 0 || fn < 0 ? maxLat_[o * kFiles + f] : static_cast<uint8_t>(std::max(0, fo - fn));
-      }
 }
 
 const SassOpInfo *Target::sassOp(std::string_view mnemonic) const {
@@ -137,8 +124,13 @@ unsigned Target::maxRawLatency(ori::LatClass writer, ori::RegClass file) const {
 }
 
 unsigned Target::wawDistance(ori::LatClass older, ori::LatClass newer, ori::RegClass file) const {
-  return waw_[(static_cast<unsigned>(older) * ori::kNumLatClasses + static_cast<unsigned>(newer)) * kFiles +
-              static_cast<unsigned>(file)];
+  if (older == newer)
+    return 0;
+  unsigned o = fastest_[static_cast<unsigned>(older) * kFiles + static_cast<unsigned>(file)];
+  unsigned n = fastest_[static_cast<unsigned>(newer) * kFiles + static_cast<unsigned>(file)];
+  if (o == 0 || n == 0)
+    return maxRawLatency(older, file); // a class never measured in this file
+  return o > n ? o - n : 0;
 }
 
 bool Target::needsScoreboard(const ori::Instr &in) const {

@@ -153,7 +153,8 @@ private:
   /// rawLatency for every (writer, reader or any, file, kind), from sched_->raw.
   std::array<uint8_t, ori::kNumLatClasses * (ori::kNumLatClasses + 1) * kFiles * kKinds> lat_{};
   std::array<uint8_t, ori::kNumLatClasses * kFiles> maxLat_{};
-  std::array<uint8_t, ori::kNumLatClasses * ori::kNumLatClasses * kFiles> waw_{};
+  /// The smallest measured rawLatency of each (writer, file), 0 where none (wawDistance).
+  std::array<uint8_t, ori::kNumLatClasses * kFiles> fastest_{};
 };
 
 } // namespace ptxmini

@@ -665,60 +665,50 @@ bool sqrt32(LowerCtx &ctx, const Operand &d, Operand a, Rnd rnd, bool ftz) {
   return true;
 }
 
+/// The shape div, rcp and sqrt share without .approx: f32 or f64 only, the IEEE rounding
+/// modifiers, `nSrc` operands, and the expansion (which branches) inside a guard region.
+/// `expand(f64, mods, d, s)` emits it.
+template <typename Expand>
+bool lowerIeee(LowerCtx &ctx, const ptx::Instruction &in, unsigned nSrc, Expand expand) {
+  ScalarType t = in.type();
+  if (t != ScalarType::F32 && t != ScalarType::F64)
+    return ctx.unsupported(in);
+  unsigned bits = t == ScalarType::F64 ? 64 : 32;
+  FloatMods m;
+  Operand d;
+  std::array<Operand, 3> s;
+  if (!ieeeMods(ctx, in, bits == 32, m) || !floatOperands(ctx, in, nSrc, bits, d, s))
+    return false;
+  GuardRegion gr = beginGuardRegion(ctx);
+  bool ok = expand(bits == 64, m, d, s);
+  endGuardRegion(ctx, gr);
+  return ok;
+}
+
 } // namespace
 
 bool lowerDiv(LowerCtx &ctx, const ptx::Instruction &in) {
   if (in.has("approx") || in.has("full"))
     return lowerDivApprox(ctx, in);
-  ScalarType t = in.type();
-  if (t != ScalarType::F32 && t != ScalarType::F64)
-    return ctx.unsupported(in);
-  unsigned bits = t == ScalarType::F64 ? 64 : 32;
-  FloatMods m;
-  Operand d;
-  std::array<Operand, 3> s;
-  if (!ieeeMods(ctx, in, bits == 32, m) || !floatOperands(ctx, in, 2, bits, d, s))
-    return false;
-  GuardRegion gr = beginGuardRegion(ctx);
-  bool ok = bits == 64 ? div64(ctx, in, d, s[0], s[1], m.rnd) : div32(ctx, d, s[0], s[1], m.rnd, m.ftz);
-  endGuardRegion(ctx, gr);
-  return ok;
+  return lowerIeee(ctx, in, 2, [&](bool f64, const FloatMods &m, const Operand &d, const std::array<Operand, 3> &s) {
+    return f64 ? div64(ctx, in, d, s[0], s[1], m.rnd) : div32(ctx, d, s[0], s[1], m.rnd, m.ftz);
+  });
 }
 
 bool lowerRcp(LowerCtx &ctx, const ptx::Instruction &in) {
   if (in.has("approx"))
     return lowerRcpApprox(ctx, in);
-  ScalarType t = in.type();
-  if (t != ScalarType::F32 && t != ScalarType::F64)
-    return ctx.unsupported(in);
-  unsigned bits = t == ScalarType::F64 ? 64 : 32;
-  FloatMods m;
-  Operand d;
-  std::array<Operand, 3> s;
-  if (!ieeeMods(ctx, in, bits == 32, m) || !floatOperands(ctx, in, 1, bits, d, s))
-    return false;
-  GuardRegion gr = beginGuardRegion(ctx);
-  bool ok = bits == 64 ? div64(ctx, in, d, f64Bits(kOne), s[0], m.rnd) : rcp32(ctx, d, s[0], m.rnd, m.ftz);
-  endGuardRegion(ctx, gr);
-  return ok;
+  return lowerIeee(ctx, in, 1, [&](bool f64, const FloatMods &m, const Operand &d, const std::array<Operand, 3> &s) {
+    return f64 ? div64(ctx, in, d, f64Bits(kOne), s[0], m.rnd) : rcp32(ctx, d, s[0], m.rnd, m.ftz);
+  });
 }
 
 bool lowerSqrt(LowerCtx &ctx, const ptx::Instruction &in) {
   if (in.has("approx"))
     return lowerSqrtApprox(ctx, in);
-  ScalarType t = in.type();
-  if (t != ScalarType::F32 && t != ScalarType::F64)
-    return ctx.unsupported(in);
-  unsigned bits = t == ScalarType::F64 ? 64 : 32;
-  FloatMods m;
-  Operand d;
-  std::array<Operand, 3> s;
-  if (!ieeeMods(ctx, in, bits == 32, m) || !floatOperands(ctx, in, 1, bits, d, s))
-    return false;
-  GuardRegion gr = beginGuardRegion(ctx);
-  bool ok = bits == 64 ? sqrt64(ctx, d, s[0], m.rnd) : sqrt32(ctx, d, s[0], m.rnd, m.ftz);
-  endGuardRegion(ctx, gr);
-  return ok;
+  return lowerIeee(ctx, in, 1, [&](bool f64, const FloatMods &m, const Operand &d, const std::array<Operand, 3> &s) {
+    return f64 ? sqrt64(ctx, d, s[0], m.rnd) : sqrt32(ctx, d, s[0], m.rnd, m.ftz);
+  });
 }
 
 } // namespace ptxmini::frontend::lower

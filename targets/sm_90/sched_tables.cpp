@@ -14,18 +14,12 @@ using ori::RegClass;
 
 constexpr SassOpInfo kOps[] = {
 #define SASS_OP(Mn, Cls, Defs, Width, Flags) {#Mn, LatClass::Cls, Defs, WidthRule::Width, Flags},
-#define MMA_SHAPE(Mn, Shape, Acc, D, A, B, C)
 #include "targets/sm_90/sass_ops.def"
-#undef SASS_OP
-#undef MMA_SHAPE
 };
 
 constexpr MmaShape kMma[] = {
-#define SASS_OP(Mn, Cls, Defs, Width, Flags)
 #define MMA_SHAPE(Mn, Shape, Acc, D, A, B, C) {#Mn, Shape, Acc, D, A, B, C},
 #include "targets/sm_90/sass_ops.def"
-#undef SASS_OP
-#undef MMA_SHAPE
 };
 
 // Reader column `Any` is the row default.
@@ -34,97 +28,34 @@ constexpr uint8_t rd(LatClass c) { return static_cast<uint8_t>(c); }
 
 constexpr ClassByModifier kClassByMod[] = {
 #define CLASS_BY_MOD(Mn, Mod, Cls, Width) {#Mn, Mod, LatClass::Cls, WidthRule::Width},
-#define RAW(W, R, File, Kind, Cycles)
-#define RAW_ANY(W, File, Kind, Cycles)
-#define ISSUE(Name, Value)
-#define FALLBACK_LATENCY(Cycles)
-#define MIN_STALL(Mn, Cycles)
-#define PAIR_HIGH(Cls, High)
 #include "targets/sm_90/latencies.def"
-#undef CLASS_BY_MOD
-#undef RAW
-#undef RAW_ANY
-#undef ISSUE
-#undef FALLBACK_LATENCY
-#undef MIN_STALL
-#undef PAIR_HIGH
 };
 
 constexpr RawLatency kRaw[] = {
-#define CLASS_BY_MOD(Mn, Mod, Cls, Width)
 #define RAW(W, R, File, Kind, Cycles)                                                          \
   {LatClass::W, rd(LatClass::R), RegClass::File, ReadKind::Kind, Cycles},
 #define RAW_ANY(W, File, Kind, Cycles) {LatClass::W, Any, RegClass::File, ReadKind::Kind, Cycles},
-#define ISSUE(Name, Value)
-#define FALLBACK_LATENCY(Cycles)
-#define MIN_STALL(Mn, Cycles)
-#define PAIR_HIGH(Cls, High)
 #include "targets/sm_90/latencies.def"
-#undef CLASS_BY_MOD
-#undef RAW
-#undef RAW_ANY
-#undef ISSUE
-#undef FALLBACK_LATENCY
-#undef MIN_STALL
-#undef PAIR_HIGH
 };
 
 struct IssueInit {
   IssueFacts facts{};
   uint8_t fallback = 0;
   constexpr IssueInit() {
-#define CLASS_BY_MOD(Mn, Mod, Cls, Width)
-#define RAW(W, R, File, Kind, Cycles)
-#define RAW_ANY(W, File, Kind, Cycles)
 #define ISSUE(Name, Value) facts.Name = Value;
 #define FALLBACK_LATENCY(Cycles) fallback = Cycles;
-#define MIN_STALL(Mn, Cycles)
-#define PAIR_HIGH(Cls, High)
 #include "targets/sm_90/latencies.def"
-#undef CLASS_BY_MOD
-#undef RAW
-#undef RAW_ANY
-#undef ISSUE
-#undef FALLBACK_LATENCY
-#undef MIN_STALL
-#undef PAIR_HIGH
   }
 };
 
 constexpr MinStall kMinStall[] = {
-#define CLASS_BY_MOD(Mn, Mod, Cls, Width)
-#define RAW(W, R, File, Kind, Cycles)
-#define RAW_ANY(W, File, Kind, Cycles)
-#define ISSUE(Name, Value)
-#define FALLBACK_LATENCY(Cycles)
 #define MIN_STALL(Mn, Cycles) {#Mn, Cycles},
-#define PAIR_HIGH(Cls, High)
 #include "targets/sm_90/latencies.def"
-#undef CLASS_BY_MOD
-#undef RAW
-#undef RAW_ANY
-#undef ISSUE
-#undef FALLBACK_LATENCY
-#undef MIN_STALL
-#undef PAIR_HIGH
 };
 
 constexpr PairHigh kPairHigh[] = {
-#define CLASS_BY_MOD(Mn, Mod, Cls, Width)
-#define RAW(W, R, File, Kind, Cycles)
-#define RAW_ANY(W, File, Kind, Cycles)
-#define ISSUE(Name, Value)
-#define FALLBACK_LATENCY(Cycles)
-#define MIN_STALL(Mn, Cycles)
 #define PAIR_HIGH(Cls, High) {LatClass::Cls, LatClass::High},
 #include "targets/sm_90/latencies.def"
-#undef CLASS_BY_MOD
-#undef RAW
-#undef RAW_ANY
-#undef ISSUE
-#undef FALLBACK_LATENCY
-#undef MIN_STALL
-#undef PAIR_HIGH
 };
 
 } // namespace
