@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "ori/analysis/postdominators.h"
 
+#include "ori/analysis/dominators.h"
+
 #include <utility>
 
 namespace ptxmini::ori {
@@ -53,34 +55,8 @@ PostDomTree::PostDomTree(const Function &f, const std::vector<bool> &ignored) {
   std::vector<int32_t> pos(n + 1, -1);
   for (size_t i = 0; i < rpo.size(); ++i)
     pos[rpo[i]] = static_cast<int32_t>(i);
-  std::vector<int32_t> doms(n + 1, -1);
-  doms[n] = static_cast<int32_t>(n);
-  auto intersect = [&](int32_t a, int32_t b) {
-    while (a != b) {
-      while (pos[a] > pos[b])
-        a = doms[a];
-      while (pos[b] > pos[a])
-        b = doms[b];
-    }
-    return a;
-  };
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (size_t i = 1; i < rpo.size(); ++i) {
-      uint32_t b = rpo[i];
-      int32_t nd = -1;
-      for (uint32_t p : rpred[b]) {
-        if (pos[p] < 0 || doms[p] < 0)
-          continue;
-        nd = nd < 0 ? static_cast<int32_t>(p) : intersect(static_cast<int32_t>(p), nd);
-      }
-      if (nd >= 0 && doms[b] != nd) {
-        doms[b] = nd;
-        changed = true;
-      }
-    }
-  }
+  std::vector<int32_t> doms =
+      iterateDominators(n + 1, rpo, pos, [&](uint32_t b) -> const std::vector<uint32_t> & { return rpred[b]; });
   ipdom_.assign(n, kNoBlock);
   pos_.assign(n, -1);
   for (uint32_t b = 0; b < n; ++b) {
@@ -90,16 +66,6 @@ PostDomTree::PostDomTree(const Function &f, const std::vector<bool> &ignored) {
   }
 }
 
-bool PostDomTree::postDominates(uint32_t a, uint32_t b) const {
-  if (pos_[a] < 0 || pos_[b] < 0)
-    return false;
-  int32_t x = static_cast<int32_t>(b);
-  while (x != kNoBlock) {
-    if (x == static_cast<int32_t>(a))
-      return true;
-    x = ipdom_[x];
-  }
-  return false;
-}
+bool PostDomTree::postDominates(uint32_t a, uint32_t b) const { return onIdomChain(ipdom_, pos_, a, b); }
 
 } // namespace ptxmini::ori
