@@ -108,9 +108,6 @@ namespace {
 
 // ---- mma.sync -----------------------------------------------------------------------------
 
-/// The input-type family of an mma (its .atype/.btype).
-enum class MmaIn : uint8_t { F16, BF16, TF32, I8, F64 };
-
 struct MmaRow {
   std::string_view shape; ///< PTX shape modifier
   MmaIn in;
@@ -216,26 +213,7 @@ bool lowerMma(LowerCtx &ctx, const ptx::Instruction &in) {
   if (!fits(a, row->nA) || !fits(b, row->nB) || !fits(c, nC) || !fits(d, nC))
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
 
-  std::vector<Modifier> mods{row->shapeMod};
-  switch (ka) {
-  case MmaIn::F16:
-    mods.push_back(dt == T::F32 ? Modifier::F32 : Modifier::F16);
-    break;
-  case MmaIn::BF16:
-    mods.insert(mods.end(), {Modifier::F32, Modifier::BF16});
-    break;
-  case MmaIn::TF32:
-    mods.insert(mods.end(), {Modifier::F32, Modifier::TF32});
-    break;
-  case MmaIn::I8:
-    mods.push_back(ty[1] == T::S8 ? Modifier::S8 : Modifier::U8);
-    mods.push_back(ty[2] == T::S8 ? Modifier::S8 : Modifier::U8);
-    if (sat)
-      mods.push_back(Modifier::SAT);
-    break;
-  case MmaIn::F64:
-    break;
-  }
+  std::vector<Modifier> mods = mmaTypeModifiers(row->shapeMod, ka, dt, ty[1], ty[2], sat);
   Operand ta = gatherTuple(ctx, a), tb = gatherTuple(ctx, b), tc = gatherTuple(ctx, c);
   Operand td = resultTuple(ctx, d);
   ori::Instr &mi = ctx.emit(row->op, {}, {td}, {ta, tb, tc});
@@ -372,5 +350,31 @@ constexpr std::array kRows = {
 } // namespace
 
 std::span<const HandlerRow> mmaHandlers() { return kRows; }
+
+std::vector<Modifier> mmaTypeModifiers(Modifier shape, MmaIn in, ptx::ScalarType d, ptx::ScalarType a,
+                                       ptx::ScalarType b, bool sat) {
+  using T = ptx::ScalarType;
+  std::vector<Modifier> mods{shape};
+  switch (in) {
+  case MmaIn::F16:
+    mods.push_back(d == T::F32 ? Modifier::F32 : Modifier::F16);
+    break;
+  case MmaIn::BF16:
+    mods.insert(mods.end(), {Modifier::F32, Modifier::BF16});
+    break;
+  case MmaIn::TF32:
+    mods.insert(mods.end(), {Modifier::F32, Modifier::TF32});
+    break;
+  case MmaIn::I8:
+    mods.push_back(a == T::S8 ? Modifier::S8 : Modifier::U8);
+    mods.push_back(b == T::S8 ? Modifier::S8 : Modifier::U8);
+    if (sat)
+      mods.push_back(Modifier::SAT);
+    break;
+  case MmaIn::F64:
+    break;
+  }
+  return mods;
+}
 
 } // namespace ptxmini::frontend::lower

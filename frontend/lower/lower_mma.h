@@ -30,6 +30,15 @@ ori::Operand resultTuple(LowerCtx &ctx, const std::vector<ori::Operand> &regs);
 /// Copies the components of `tuple` back into `regs` (no-op when `tuple` is `regs[0]`).
 void scatterTuple(LowerCtx &ctx, const ori::Operand &tuple, const std::vector<ori::Operand> &regs);
 
+/// The input-type family of an mma / wmma.mma (its A and B types).
+enum class MmaIn : uint8_t { F16, BF16, TF32, I8, F64 };
+
+/// The SASS modifiers of a tensor-core instruction after its shape: the accumulator and input
+/// types as HMMA/IMMA print them (f16: .F32 or .F16 by `d`; bf16/tf32: .F32 and the input
+/// type; i8: the signedness of `a` and `b`, then .SAT when `sat`; f64: none).
+std::vector<ori::Modifier> mmaTypeModifiers(ori::Modifier shape, MmaIn in, ptx::ScalarType d,
+                                            ptx::ScalarType a, ptx::ScalarType b, bool sat);
+
 /// The wmma handlers (lower_wmma.cpp).
 bool lowerWmmaLoad(LowerCtx &ctx, const ptx::Instruction &in);
 bool lowerWmmaStore(LowerCtx &ctx, const ptx::Instruction &in);

@@ -339,8 +339,6 @@ struct Step {
   uint8_t dFirst, dCount; ///< the PTX D registers this step's result becomes
 };
 
-enum class MmaIn : uint8_t { F16, BF16, I8, TF32, F64 };
-
 struct MmaShapeRow {
   std::string_view shape;
   MmaIn in;
@@ -467,28 +465,9 @@ bool lowerWmmaMma(LowerCtx &ctx, const ptx::Instruction &in) {
   };
   if (!fits(a, row->nA) || !fits(b, row->nB) || !fits(c, row->nC) || !fits(d, row->nC))
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-  std::vector<Modifier> mods{row->shapeMod};
-  switch (kind) {
-  case MmaIn::F16:
-    mods.push_back(dt == T::F32 ? Modifier::F32 : Modifier::F16);
-    break;
-  case MmaIn::BF16:
-    mods.insert(mods.end(), {Modifier::F32, Modifier::BF16});
-    break;
-  case MmaIn::TF32:
-    mods.insert(mods.end(), {Modifier::F32, Modifier::TF32});
-    break;
-  case MmaIn::I8:
-    mods.push_back(at == T::S8 ? Modifier::S8 : Modifier::U8);
-    mods.push_back(bt == T::S8 ? Modifier::S8 : Modifier::U8);
-    if (sat)
-      mods.push_back(Modifier::SAT);
-    break;
-  case MmaIn::F64:
-    if (hasRnd && rnd != Modifier::RN) // DMMA prints no .RN (sm90_forms.def DMMA rows)
-      mods.push_back(rnd);
-    break;
-  }
+  std::vector<Modifier> mods = mmaTypeModifiers(row->shapeMod, kind, dt, at, bt, sat);
+  if (kind == MmaIn::F64 && hasRnd && rnd != Modifier::RN) // DMMA prints no .RN (sm90_forms.def DMMA rows)
+    mods.push_back(rnd);
   auto pick = [&](const Pick &p, const std::vector<Operand> &results) {
     if (p.frag == 's')
       return results[p.first];
