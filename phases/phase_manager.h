@@ -33,7 +33,8 @@ struct PhaseContext {
   const Knobs &knobs;
   unsigned optLevel;
   DiagEngine *diag;      ///< may be null in unit tests
-  const Target *target;  ///< the SM being compiled for; sm_90 when the caller names none
+  const Target *target;  ///< the SM being compiled for; never null (PhaseManager puts sm_90
+                         ///< in when its caller names none)
 };
 
 using PhaseEntry = void (*)(ori::Function &, PhaseContext &);

@@ -545,7 +545,7 @@ struct CcCtx {
 } // namespace
 
 void runComputeControlCodes(ori::Function &f, PhaseContext &ctx) {
-  CcCtx c(f, ctx.target ? *ctx.target : Target::sm90());
+  CcCtx c(f, *ctx.target);
   c.run();
 }
 

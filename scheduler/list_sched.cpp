@@ -22,7 +22,7 @@
 namespace ptxmini {
 
 void runScheduleInstructionsPostRA(ori::Function &f, PhaseContext &ctx) {
-  const Target &t = ctx.target ? *ctx.target : Target::sm90();
+  const Target &t = *ctx.target;
   for (ori::Block &b : f.blocks) {
     size_t n = b.instrs.size();
     if (n < 3)
