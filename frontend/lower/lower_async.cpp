@@ -8,13 +8,24 @@
 ///   cp.async.cg.shared.global [s], [g], 16       ... LDGSTS.E.BYPASS[.LTCxB].128 ...
 ///   .L2::64B / 128B / 256B                       .LTC64B / .LTC128B / .LTC256B
 ///   a src-size operand equal to cp-size          the same as without one
+///   src-size 0 (immediate)                       LDGSTS ..., !PT (nothing read, all zeros)
+///   src-size s, 0 < s < cp-size (immediate)      LDGSTS...ZFILL [s], [g + (cp - s)]
+///   src-size n (register)                        t = (cp - n) & (cp - 1); P = n != 0;
+///                                                LDGSTS...ZFILL [s], [g + t], P
+///   a global offset outside -2048..2047          folded into the address pair (the
+///                                                instruction's field is 12 bits, signed:
+///                                                I@32/12 in targets/sm_90/sm90_forms.def)
 ///   cp.async.commit_group                        LDGDEPBAR (ptxas gives it write scoreboard 0)
 ///   cp.async.wait_group N                        DEPBAR.LE SB0, N
 ///   cp.async.wait_all                            LDGDEPBAR; DEPBAR.LE SB0, 0x0
 /// The three never-executed LDS ptxas puts before every LDGSTS are kept (GUESS: a hardware
-/// workaround; their purpose is not documented). A src-size other than cp-size (zero fill),
+/// workaround; their purpose is not documented). What .ZFILL does is read off ptxas's code, not
+/// documented (GUESS): the low log2(cp-size) bits of the global address give the number of
+/// trailing bytes written as zeros, the copy reads cp-size minus that many bytes from the
+/// address rounded down, and a false predicate operand writes zeros without reading.
 /// .L2::cache_hint and the bulk / mbarrier forms are not selected yet.
 //===----------------------------------------------------------------------------------===//
+#include "frontend/lower/lower_common.h"
 #include "frontend/lower/lower_mem.h"
 
 #include <array>
@@ -26,6 +37,7 @@ using ori::Modifier;
 using ori::Opcode;
 using ori::Operand;
 using ori::OperandKind;
+using ori::RegClass;
 using ptx::StateSpace;
 
 /// The constant value of an immediate operand, or nullopt.
@@ -66,17 +78,53 @@ bool lowerCpAsync(LowerCtx &ctx, const ptx::Instruction &in) {
   std::optional<int64_t> size = immValue(in.operands[2]);
   if (!size || (*size != 4 && *size != 8 && *size != 16) || (cg && *size != 16))
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-  if (in.operands.size() == 4) {
-    // src-size: only the value that copies everything (no zero fill) is selected.
-    std::optional<int64_t> src = immValue(in.operands[3]);
-    if (!src || *src != *size)
-      return ctx.unsupported(in, "A source size other than the copy size in '" +
-                                     in.fullOpcode() + "'");
-  }
   MemAddress dst, src;
   if (!memAddress(ctx, in, in.operands[0], StateSpace::Shared, dst) ||
       !memAddress(ctx, in, in.operands[1], StateSpace::Global, src))
     return false;
+  // The source-size operand (zero fill), as ptxas 13.0 lowers it (see the table above).
+  bool zfill = false;
+  Operand valid; // LDGSTS's predicate operand; none = PT
+  if (in.operands.size() == 4) {
+    if (std::optional<int64_t> s = immValue(in.operands[3])) {
+      if (*s < 0 || *s > *size)
+        return ctx.unsupported(in, "A source size larger than the copy size in '" +
+                                       in.fullOpcode() + "'");
+      if (*s == 0) {
+        valid = notPT();
+      } else if (*s < *size) {
+        zfill = true;
+        src.offset += static_cast<int32_t>(*size - *s);
+      }
+    } else {
+      Operand n = ctx.source(in, in.operands[3]);
+      if (n.kind == OperandKind::None)
+        return false;
+      if (n.width != 1)
+        return ctx.unsupported(in, "A 64-bit source size in '" + in.fullOpcode() + "'");
+      Operand t = ctx.temp(RegClass::R), fill = ctx.temp(RegClass::R);
+      ctx.emit(Opcode::IADD3, {}, {t}, {negate(n), Operand::intImm(*size), RZ()});
+      ctx.emit(Opcode::LOP3, {Modifier::LUT}, {fill},
+               {t, Operand::intImm(*size - 1), RZ(), Operand::intImm(0xc0), notPT()});
+      valid = ctx.temp(RegClass::P);
+      ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {valid, PT()},
+               {n, RZ(), PT()});
+      Operand base = ctx.temp(RegClass::R, 2), carry = ctx.temp(RegClass::P);
+      ctx.emit(Opcode::IADD3, {}, {component(base, 0), carry},
+               {fill, component(src.base, 0), RZ()});
+      ctx.emit(Opcode::IADD3, {Modifier::X}, {component(base, 1)},
+               {RZ(), RZ(), component(src.base, 1), carry, notPT()});
+      src.base = base;
+      zfill = true;
+    }
+  }
+  // HW: LDGSTS's global offset field is 12 bits, signed (I@32/12 in sm90_forms.def).
+  if (src.offset < -2048 || src.offset > 2047) {
+    Operand t = ctx.temp(RegClass::R, 2);
+    add64Imm(ctx, t, src.base, src.offset);
+    src.base = t;
+    src.offset = 0;
+  }
   // HW: three `@!PT LDS RZ, [RZ]` precede every LDGSTS in ptxas's code.
   for (int k = 0; k < 3; ++k) {
     ori::Instr &nop = ctx.emit(Opcode::LDS, {}, {RZ()}, {Operand::mem(RZ(), 0)});
@@ -93,6 +141,10 @@ bool lowerCpAsync(LowerCtx &ctx, const ptx::Instruction &in) {
     i.mods.push_back(Modifier::Size64);
   else if (*size == 16)
     i.mods.push_back(Modifier::Size128);
+  if (zfill)
+    i.mods.push_back(Modifier::ZFILL);
+  if (valid.kind != OperandKind::None)
+    i.addUse(valid);
   return true;
 }
 

@@ -929,6 +929,20 @@ void ref_mem_cp_async(RefCtx& c) {
   }
 }
 
+// mem_cp_async_zfill.ptx: each copy writes its first src-size bytes from `in` and zeros after.
+void ref_mem_cp_async_zfill(RefCtx& c) {
+  const uint8_t* in = reinterpret_cast<const uint8_t*>(c.buf<uint32_t>("in"));
+  uint8_t* out = reinterpret_cast<uint8_t*>(c.buf<uint32_t>("out"));
+  for (uint32_t t = 0; t < 64; ++t) {
+    struct Copy { uint32_t off, size, src; };
+    const Copy copies[] = {{0, 16, t % 17}, {16, 8, t % 9}, {24, 4, t % 5}, {28, 4, 0},
+                           {32, 16, 5},     {48, 8, 3},     {56, 4, 4},     {60, 4, (t + 2) % 5}};
+    for (const Copy& k : copies)
+      for (uint32_t b = 0; b < k.size; ++b)
+        out[64 * t + k.off + b] = b < k.src ? in[64 * t + k.off + b] : 0;
+  }
+}
+
 // ---- calls, local memory, register allocation (kernels/call_*.ptx, spill_*.ptx) ----------
 
 void ref_call_basic(RefCtx& c) {
@@ -1165,6 +1179,7 @@ const Entry kRefs[] = {
     {"mem_module", ref_mem_module},
     {"mem_atomics", ref_mem_atomics},
     {"mem_cp_async", ref_mem_cp_async},
+    {"mem_cp_async_zfill", ref_mem_cp_async_zfill},
     {"mem_atomic_loops", ref_mem_atomic_loops},
     {"int32_ops", ref_int32_ops},
     {"int64_ops", ref_int64_ops},
