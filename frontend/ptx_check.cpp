@@ -512,6 +512,30 @@ private:
     }
     if (!typeOk || unknown)
       return;
+    // HW (ptxas 13.0): a scalar f16/bf16 setp has one predicate destination; `p|q` is
+    // "Predicate output not allowed for instruction 'setp'" (f16x2/bf16x2 take p|q or p).
+    if (name == "setp" && types.size() == 1 &&
+        (types[0] == ScalarType::F16 || types[0] == ScalarType::BF16) &&
+        !ins.operands.empty() && ins.operands[0].is<PairOperand>()) {
+      error(ins.line, ins.column, "Predicate output not allowed for instruction 'setp'");
+      return;
+    }
+    // HW (ptxas 13.0, every pair tried): `set` on f16/bf16 takes a .u32/.s32 destination or
+    // the source's own type; a scalar source also .u16/.s16 and .bf16 (not .f16 from .bf16);
+    // anything else (.b32, .f32, ...) is "Unexpected instruction types specified for 'set'".
+    if (name == "set" && types.size() == 2 &&
+        (types[1] == ScalarType::F16 || types[1] == ScalarType::BF16 ||
+         types[1] == ScalarType::F16X2 || types[1] == ScalarType::BF16X2)) {
+      ScalarType d = types[0], src = types[1];
+      bool scalar = src == ScalarType::F16 || src == ScalarType::BF16;
+      bool dOk = d == ScalarType::U32 || d == ScalarType::S32 || d == src ||
+                 (scalar && (d == ScalarType::U16 || d == ScalarType::S16 ||
+                             d == ScalarType::BF16)); // .f16 only from .f16, .bf16 from both
+      if (!dOk) {
+        error(ins.line, ins.column, "Unexpected instruction types specified for 'set'");
+        return;
+      }
+    }
     ScalarType t0 = types.empty() ? ScalarType::None : types[0];
     ScalarType t1 = types.size() > 1 ? types[1] : t0;
     bool wide = ins.has("wide");

@@ -6,7 +6,7 @@
 /// its output with nvdisasm 13.2; `HW:` notes give the observation):
 ///   add/sub/mul/fma.f32   FADD/FMUL/FFMA[.FTZ][.RZ|.RM|.RP][.SAT] (sub negates b)
 ///   add/sub/mul/fma.f64   DADD/DMUL/DFMA[.RZ|.RM|.RP]
-///   .f16/.bf16[x2]        HADD2/HMUL2/HFMA2[.BF16_V2][.FTZ][.SAT] on the whole register (a
+///   .f16/.bf16[x2]        HADD2/HMUL2/HFMA2[.BF16_V2][.FTZ][.SAT|.RELU] on the whole register (a
 ///                         scalar half lives in the low 16 bits, the high half is don't-care)
 ///   neg/abs.f32           FADD d, -a / |a|, -RZ     .f64: DADD d, -RZ, -a / |a|
 ///   min/max.f32           FMNMX[.FTZ][.NAN][.XORSIGN] d, a, b, PT (min) / !PT (max)
@@ -15,6 +15,14 @@
 ///   setp.cmp[.bop]        FSETP/DSETP.cmp[.FTZ].bop p, PT, a, b, c; a second destination
 ///                         q = !cmp bop c is a second compare with the complementary cmp
 ///   set.cmp.dtype.f32     the setp, then SEL d, RZ, (-1 | 1.0), !p
+///   setp.cmp.f16/bf16     HSETP2[.BF16_V2].cmp[.FTZ].bop p, PT, a, b, c: without a half
+///                         selector HSETP2's first destination is the low halves' compare,
+///                         where a scalar half lives (HW: ptxas writes a.H0_H0, b.H0_H0)
+///   setp.cmp.f16x2 p|q    HSETP2.cmp.bop p, q, a, b, c (p: low halves, q: high halves)
+///   set.cmp.u32.f16x2     HSET2.cmp.bop d, a, b, c (0xffff per true half);
+///   set.cmp.f16x2.f16x2   HSET2.BF (1.0 per true half), bf16x2: HSET2.BF16_V2.BF; a scalar
+///                         set.cmp.f16.f16 and set.cmp.u16.f16 the same (the low half);
+///                         set.cmp.u32.f16: the setp, then SEL as for f32
 ///   testp.op.f32          integer tests on |a| (HW: ptxas's LOP3 + ISETP sequences)
 /// The transcendental/approximate and IEEE-rounded division family is in
 /// lower_float_math.cpp and lower_float_div.cpp, conversions in lower_convert.cpp.
@@ -48,6 +56,8 @@ void halfMods(ori::Instr &i, ScalarType t, const FloatMods &m) {
     i.mods.push_back(Modifier::FTZ);
   if (m.sat)
     i.mods.push_back(Modifier::SAT);
+  if (m.relu)
+    i.mods.push_back(Modifier::RELU);
 }
 
 // ---- add, sub, mul, fma, mad -------------------------------------------------------------
@@ -91,8 +101,12 @@ bool lowerArith(LowerCtx &ctx, const ptx::Instruction &in, Arith op) {
   }
   if (bits == 16) {
     // PTX: .f16/.bf16 arithmetic rounds to nearest only; bf16 has no .ftz/.sat.
-    bool modsOk = isBf16Type(t) ? parseFloatMods(ctx, in, {"rn"}, m)
-                                : parseFloatMods(ctx, in, {"rn", "ftz", "sat"}, m);
+    // fma.rn.relu clamps a negative result to +0 (HFMA2.RELU; PTX allows it with fma only).
+    std::string_view relu = op == Arith::Fma ? "relu" : "rn";
+    bool modsOk = isBf16Type(t) ? parseFloatMods(ctx, in, {"rn", relu}, m)
+                                : parseFloatMods(ctx, in, {"rn", "ftz", "sat", relu}, m);
+    if (modsOk && m.relu && m.sat)
+      return ctx.unsupported(in, "Modifiers '.relu' with '.sat' of '" + in.fullOpcode() + "'");
     if (!modsOk || !floatOperands(ctx, in, n, 16, d, s))
       return false;
     for (unsigned k = 0; k < n; ++k)
@@ -251,9 +265,33 @@ bool lowerMax(LowerCtx &ctx, const ptx::Instruction &in) { return lowerMinMax(ct
 
 /// The comparison of a setp/set: cmp, the operands, the optional predicate c (with its
 /// combine), into `p` (and the complement into `q` when given). False after reporting.
+/// A half-type operand of HSETP2/HSET2 in a register (immediates are moved into one).
+Operand halfInRegister(LowerCtx &ctx, const Operand &o) {
+  if (o.kind == ori::OperandKind::VReg || o.isFixed())
+    return o;
+  Operand r = ctx.temp(RegClass::R);
+  ctx.emit(Opcode::MOV, {}, {r}, {o});
+  return r;
+}
+
+/// HSETP2/HSET2's modifiers in template order: .BF16_V2, (.BF), cmp, .FTZ, bop.
+void halfCompareMods(ori::Instr &i, ScalarType t, bool bf, Modifier which, bool ftz,
+                     Modifier bop) {
+  if (isBf16Type(t))
+    i.mods.push_back(Modifier::BF16_V2);
+  if (bf)
+    i.mods.push_back(Modifier::BF);
+  i.mods.push_back(which);
+  if (ftz)
+    i.mods.push_back(Modifier::FTZ);
+  i.mods.push_back(bop);
+}
+
 bool emitCompare(LowerCtx &ctx, const ptx::Instruction &in, const FloatCmp &cmp, bool ftz,
-                 unsigned bits, const Operand &a, const Operand &b, const Operand &c,
+                 ScalarType t, const Operand &a, const Operand &b, const Operand &c,
                  const Operand &p, const Operand &q) {
+  unsigned bits = widthOf(t);
+  bool pair = t == ScalarType::F16X2 || t == ScalarType::BF16X2;
   Modifier bop = c.kind == ori::OperandKind::None ? Modifier::AND : boolOp(in);
   Operand cc = c.kind == ori::OperandKind::None ? PT() : c;
   // `setp.ne.xor p|q, a, b, p`: the first compare writes p, which the second still reads.
@@ -265,8 +303,18 @@ bool emitCompare(LowerCtx &ctx, const ptx::Instruction &in, const FloatCmp &cmp,
     t.mods = cc.mods;
     cc = t;
   }
+  if (pair) { // one HSETP2: low halves into p, high halves into q
+    ori::Instr &i = ctx.emit(Opcode::HSETP2, {}, {p, q.kind == ori::OperandKind::None ? PT() : q},
+                             {halfInRegister(ctx, a), halfInRegister(ctx, b), cc});
+    halfCompareMods(i, t, false, cmp.sass, ftz, bop);
+    return true;
+  }
   auto one = [&](Modifier which, const Operand &dst) {
-    if (bits == 64) {
+    if (bits == 16) {
+      ori::Instr &i = ctx.emit(Opcode::HSETP2, {}, {dst, PT()},
+                               {halfInRegister(ctx, a), halfInRegister(ctx, b), cc});
+      halfCompareMods(i, t, false, which, ftz, bop);
+    } else if (bits == 64) {
       ctx.emit(Opcode::DSETP, {which, bop}, {dst, PT()}, {a, b, cc});
     } else {
       ori::Instr &i = ctx.emit(Opcode::FSETP, {which}, {dst, PT()}, {a, b, cc});
@@ -317,25 +365,26 @@ bool compareOperands(LowerCtx &ctx, const ptx::Instruction &in, unsigned bits, O
 bool lowerSetp(LowerCtx &ctx, const ptx::Instruction &in) {
   ScalarType t = in.type();
   unsigned bits = widthOf(t);
-  if (bits != 32 && bits != 64)
+  if (bits != 16 && bits != 32 && bits != 64)
     return ctx.unsupported(in);
   const FloatCmp *cmp = findFloatCmp(in);
   FloatMods m;
   if (!cmp)
     return ctx.unsupported(in);
-  if (!parseFloatMods(ctx, in,
-                      {cmp->ptx, "and", "or", "xor", bits == 32 ? "ftz" : "and"}, m))
+  // .ftz: f32 and f16[x2] (PTX ISA: setp.f16 takes .ftz; bf16 and f64 do not).
+  bool ftzOk = bits == 32 || t == ScalarType::F16 || t == ScalarType::F16X2;
+  if (!parseFloatMods(ctx, in, {cmp->ptx, "and", "or", "xor", ftzOk ? "ftz" : "and"}, m))
     return false;
   Operand p, q, a, b, c;
   if (!compareOperands(ctx, in, bits, p, q, a, b, c))
     return false;
   if (q.kind == ori::OperandKind::None || ctx.curGuard.kind == ori::OperandKind::None)
-    return emitCompare(ctx, in, *cmp, m.ftz, bits, a, b, c, p, q);
+    return emitCompare(ctx, in, *cmp, m.ftz, t, a, b, c, p, q);
   // Guarded `@g setp p|q`: both results into temporaries first, then copied under the guard
   // (the guard may be p itself).
   Operand saved = ctx.curGuard, tp = ctx.temp(RegClass::P), tq = ctx.temp(RegClass::P);
   ctx.curGuard = {};
-  emitCompare(ctx, in, *cmp, m.ftz, bits, a, b, c, tp, tq);
+  emitCompare(ctx, in, *cmp, m.ftz, t, a, b, c, tp, tq);
   ctx.curGuard = saved;
   Operand g = guardAnd(ctx, PT(), false); // the guard itself, evaluated once
   ctx.curGuard = g;
@@ -351,23 +400,41 @@ bool lowerSet(LowerCtx &ctx, const ptx::Instruction &in) {
   if (ts.size() != 2)
     return ctx.unsupported(in);
   unsigned bits = widthOf(ts[1]);
+  bool pair = ts[1] == ScalarType::F16X2 || ts[1] == ScalarType::BF16X2;
   bool dstFloat = ts[0] == ScalarType::F32;
   bool dstInt = ts[0] == ScalarType::U32 || ts[0] == ScalarType::S32 || ts[0] == ScalarType::B32;
-  if ((bits != 32 && bits != 64) || (!dstFloat && !dstInt))
+  // set.cmp.f16x2.f16x2 / set.cmp.f16.f16: 1.0 per true half (HSET2.BF; a scalar's result is
+  // the low half, the high half of its register is don't-care).
+  // set.cmp.u16.f16: 0xffff in the low half, HSET2 without .BF.
+  bool dstHalf = bits == 16 && ts[0] == ts[1];
+  bool dstMask16 = bits == 16 && !pair && (ts[0] == ScalarType::U16 || ts[0] == ScalarType::S16);
+  // The checker (ptx_check.cpp) has already refused the destination types ptxas refuses.
+  bool ok = bits == 16 ? dstInt || dstHalf || dstMask16
+                       : (bits == 32 || bits == 64) && (dstFloat || dstInt);
+  if (!ok)
     return ctx.unsupported(in);
   const FloatCmp *cmp = findFloatCmp(in);
   FloatMods m;
   if (!cmp)
     return ctx.unsupported(in);
-  if (!parseFloatMods(ctx, in, {cmp->ptx, "and", "or", "xor", bits == 32 ? "ftz" : "and"}, m))
+  bool ftzOk = bits == 32 || ts[1] == ScalarType::F16X2 || ts[1] == ScalarType::F16;
+  if (!parseFloatMods(ctx, in, {cmp->ptx, "and", "or", "xor", ftzOk ? "ftz" : "and"}, m))
     return false;
   Operand d, q, a, b, c;
   if (!in.operands.empty() && in.operands[0].is<ptx::PairOperand>())
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
   if (!compareOperands(ctx, in, bits, d, q, a, b, c))
     return false;
+  if (pair || dstHalf || dstMask16) { // HSET2 per half: 0xffff, or 1.0 with .BF, when true
+    Modifier bop = c.kind == ori::OperandKind::None ? Modifier::AND : boolOp(in);
+    ori::Instr &i = ctx.emit(Opcode::HSET2, {}, {d},
+                             {halfInRegister(ctx, a), halfInRegister(ctx, b),
+                              c.kind == ori::OperandKind::None ? PT() : c});
+    halfCompareMods(i, ts[1], dstHalf, cmp->sass, m.ftz, bop);
+    return true;
+  }
   Operand p = ctx.temp(RegClass::P);
-  emitCompare(ctx, in, *cmp, m.ftz, bits, a, b, c, p, Operand{});
+  emitCompare(ctx, in, *cmp, m.ftz, ts[1], a, b, c, p, Operand{});
   Operand np = p;
   np.mods |= ori::OM_NOT;
   ctx.emit(Opcode::SEL, {}, {d}, {RZ(), dstFloat ? imm(0x3f800000) : imm(0xffffffff), np});

@@ -369,27 +369,33 @@ void halves(const Exec& e, int l, size_t i, const FpFormat& f, uint64_t h[2]) {
 // immediate pair, "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08") and HFMA2.MMA d, a, imm_hi, imm_lo, c
 // (b an immediate pair, "HFMA2.MMA R7, R4, 1, 1, R7" = a + c in cuda-samples' fp16ScalarProduct)
 // are both in ptxas 13.0 output (sm90_forms.def rows 0x435 and 0x835).
+// Reads `nsrc` half-pair sources starting at operand `i` (see above); returns the index of the
+// operand after them.
+size_t half_sources(const Exec& e, int l, int nsrc, const FpFormat& f, size_t i, uint64_t src[][2]) {
+  size_t n = e.nops();
+  for (int k = 0; k < nsrc; ++k) {
+    if (i >= n) e.trap("half-precision instruction with too few sources");
+    if (e.op(i).kind == OpndKind::FImm) {
+      if (i + 1 >= n || e.op(i + 1).kind != OpndKind::FImm) e.trap("half immediate without its pair");
+      src[k][1] = round_double(e.op(i).fimm, f, 0);
+      src[k][0] = round_double(e.op(i + 1).fimm, f, 0);
+      i += 2;
+    } else {
+      halves(e, l, i, f, src[k]);
+      i += 1;
+    }
+  }
+  return i;
+}
+
 void half_op(Exec& e, int kind) {  // 0 add, 1 mul, 2 fma
-  bool f32 = e.in.has("F32"), ftzOn = e.in.has("FTZ"), sat = e.in.has("SAT");
+  bool f32 = e.in.has("F32"), ftzOn = e.in.has("FTZ"), sat = e.in.has("SAT"), relu = e.in.has("RELU");
   const FpFormat& f = e.in.has("BF16_V2") ? kBF16 : kF16;
   const FpFormat& out = f32 ? kF32 : f;
   size_t n = e.nops();
   e.each([&](int l) {
     uint64_t src[3][2] = {{0, 0}, {0, 0}, {0, 0}};
-    size_t i = 1;
-    int nsrc = kind == 2 ? 3 : 2;
-    for (int k = 0; k < nsrc; ++k) {
-      if (i >= n) e.trap("half-precision instruction with too few sources");
-      if (e.op(i).kind == OpndKind::FImm) {
-        if (i + 1 >= n || e.op(i + 1).kind != OpndKind::FImm) e.trap("half immediate without its pair");
-        src[k][1] = round_double(e.op(i).fimm, f, 0);
-        src[k][0] = round_double(e.op(i + 1).fimm, f, 0);
-        i += 2;
-      } else {
-        halves(e, l, i, f, src[k]);
-        i += 1;
-      }
-    }
+    size_t i = half_sources(e, l, kind == 2 ? 3 : 2, f, 1, src);
     if (i != n) e.trap("half-precision instruction with extra operands");
     uint64_t a[2] = {src[0][0], src[0][1]}, b[2] = {src[1][0], src[1][1]}, c[2] = {0x8000, 0x8000};
     if (kind == 2) {
@@ -413,12 +419,68 @@ void half_op(Exec& e, int kind) {  // 0 add, 1 mul, 2 fma
         if (x.cls == 2 || x.neg || (x.cls == 0 && x.n == 0)) r[k] = 0;
         else if (x.cls == 1 || r[k] > one) r[k] = one;
       }
+      // .RELU (PTX fma.relu): a negative result becomes +0, a NaN the canonical NaN. GUESS:
+      // -0 also becomes +0 (not documented either way).
+      if (relu) {
+        XVal x = decode(r[k], out);
+        if (x.cls == 2) r[k] = 0x7fff;
+        else if (x.neg) r[k] = 0;
+      }
     }
     if (f32) e.set(l, e.op(0), static_cast<uint32_t>(r[0]));
     else e.set(l, e.op(0), static_cast<uint32_t>(r[0] | r[1] << 16));
   });
 }
 }  // namespace
+
+namespace {
+// A half's value as a double (NaN, infinities and zeros kept), flushed first with `ftz`.
+double half_value(uint64_t h, const FpFormat& f, bool ftz) {
+  if (ftz && is_subnormal_bits(h, f)) h &= 0x8000;
+  XVal x = decode(h, f);
+  if (x.cls == 2) return NAN;
+  double sign = x.neg ? -1.0 : 1.0;
+  if (x.cls == 1) return sign * INFINITY;
+  return sign * std::ldexp(static_cast<double>(static_cast<uint64_t>(x.n)), x.e);
+}
+
+// The per-half comparisons of HSETP2/HSET2 (sources a, b from operand `first`), combined with
+// the predicate operand after them; .H_AND is not modelled.
+void half_compare(Exec& e, int l, size_t first, const FpFormat& f, bool r[2]) {
+  if (e.in.has("H_AND")) e.trap("HSETP2.H_AND is not modelled");
+  std::string c = fcmp_name(e);
+  bool z = e.in.has("FTZ");
+  uint64_t src[2][2];
+  size_t i = half_sources(e, l, 2, f, first, src);
+  if (i + 1 != e.nops()) e.trap("half comparison without its predicate operand");
+  bool p = e.pred(l, e.op(i));
+  for (int k = 0; k < 2; ++k)
+    r[k] = combine(e.in, fcmp(c, half_value(src[0][k], f, z), half_value(src[1][k], f, z)), p);
+}
+}  // namespace
+
+// HSETP2[.BF16_V2].cmp[.FTZ].bop P, Q, a, b, Pc: P = low halves' compare bop Pc, Q = high
+// halves' (HW: ptxas 13.0 lowers setp.f16x2 p|q to `HSETP2.GE.AND P1, P2, R4, R5, PT`).
+void op_hsetp2(Exec& e) {
+  const FpFormat& f = e.in.has("BF16_V2") ? kBF16 : kF16;
+  e.each([&](int l) {
+    bool r[2];
+    half_compare(e, l, 2, f, r);
+    e.setp(l, e.op(0), r[0]);
+    e.setp(l, e.op(1), r[1]);
+  });
+}
+
+// HSET2[.BF16_V2][.BF].cmp[.FTZ].bop d, a, b, Pc: per half 0xffff (1.0 with .BF) when true.
+void op_hset2(Exec& e) {
+  const FpFormat& f = e.in.has("BF16_V2") ? kBF16 : kF16;
+  uint32_t one = !e.in.has("BF") ? 0xffffu : f.p == 11 ? 0x3c00u : 0x3f80u;
+  e.each([&](int l) {
+    bool r[2];
+    half_compare(e, l, 1, f, r);
+    e.set(l, e.op(0), (r[0] ? one : 0u) | (r[1] ? one : 0u) << 16);
+  });
+}
 
 void op_hadd2(Exec& e) { half_op(e, 0); }
 void op_hmul2(Exec& e) { half_op(e, 1); }

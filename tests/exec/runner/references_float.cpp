@@ -697,6 +697,54 @@ void ref_half_arith(RefCtx& c) {
   }
 }
 
+// half_cmp.ptx: f16/bf16 comparisons and fma.relu. A comparison word as PTX names it ("lt",
+// "gtu", ...): ordered ones are false with a NaN operand, unordered ones true.
+bool cmpH(const char* op, uint32_t a, uint32_t b, const Fmt& f, bool ftz) {
+  if (ftz) a = ftzH(a, f), b = ftzH(b, f);
+  long double x = valH(a, f), y = valH(b, f);
+  std::string o = op;
+  bool un = std::isnan(x) || std::isnan(y), unordered = o.size() == 3 && o[2] == 'u';
+  if (un) return unordered;
+  std::string k = o.substr(0, 2);
+  return k == "lt" ? x < y : k == "le" ? x <= y : k == "gt" ? x > y : k == "ge" ? x >= y
+       : k == "eq" ? x == y : x != y;
+}
+uint32_t reluH(uint32_t r, const Fmt& f) {  // canonical NaN kept, negative (and -0) to +0
+  if (std::isnan(valH(r, f))) return 0x7fffu;
+  return (r >> (f.p - 1 + f.ebits)) & 1 ? 0u : r;
+}
+
+void ref_half_cmp(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const uint32_t* A = c.buf<uint32_t>("a");
+  const uint32_t* B = c.buf<uint32_t>("b");
+  const uint32_t* C = c.buf<uint32_t>("c");
+  uint32_t* o = c.buf<uint32_t>("o");
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t a = A[i], b = B[i], cc = C[i], al = a & 0xffff, bl = b & 0xffff, cl = cc & 0xffff;
+    uint32_t ah = a >> 16, bh = b >> 16, ch = cc >> 16;
+    bool podd = cc & 1;
+    uint32_t* r = o + i * 16;
+    auto pack = [](bool lo, bool hi, uint32_t one) { return (lo ? one : 0u) | (hi ? one : 0u) << 16; };
+    r[0] = cmpH("lt", al, bl, kHalf, false);
+    r[1] = cmpH("gtu", al, bl, kBf16, false);
+    r[2] = cmpH("eq", al & 0x83ff, bl & 0x8000, kHalf, true);
+    r[3] = cmpH("ge", al, bl, kHalf, false) | cmpH("ge", ah, bh, kHalf, false) << 1;
+    r[4] = cmpH("neu", al, bl, kBf16, false) | cmpH("neu", ah, bh, kBf16, false) << 1;
+    r[5] = cmpH("le", al, bl, kHalf, false) && podd;
+    r[6] = cmpH("lt", al, cl, kHalf, false);
+    r[7] = pack(cmpH("lt", al, bl, kHalf, false), cmpH("lt", ah, bh, kHalf, false), 0xffff);
+    r[8] = pack(cmpH("gt", al, bl, kHalf, false), cmpH("gt", ah, bh, kHalf, false), 0x3c00);
+    r[9] = pack(cmpH("ne", al, bl, kBf16, false), cmpH("ne", ah, bh, kBf16, false), 0x3f80);
+    r[10] = pack(cmpH("equ", al, cl, kHalf, false) || podd, cmpH("equ", ah, ch, kHalf, false) || podd, 0xffff);
+    r[11] = reluH(fmaH(al, bl, cl, kHalf), kHalf) | reluH(fmaH(ah, bh, ch, kHalf), kHalf) << 16;
+    r[12] = reluH(fmaH(al, bl, cl, kBf16), kBf16);
+    r[13] = cmpH("le", al, bl, kHalf, false) ? 0x3c00u : 0u;
+    r[14] = cmpH("geu", al, bl, kBf16, false) ? 0xffffu : 0u;
+    r[15] = std::isnan(valH(al, kHalf)) || std::isnan(valH(bl, kHalf)) ? 0xffffffffu : 0u;
+  }
+}
+
 // ---- MUFU approximations ----------------------------------------------------------------------
 void ref_math_mufu(RefCtx& c) {
   uint64_t n = c.count("a");
@@ -806,6 +854,7 @@ const CorpusRef kFloatRefs[] = {
     {"convert_int", ref_convert_int},
     {"convert_half", ref_convert_half},
     {"half_arith", ref_half_arith},
+    {"half_cmp", ref_half_cmp},
     {"math_mufu", ref_math_mufu},
     {"float_guarded", ref_float_guarded},
     {"float_contract", ref_float_contract},
