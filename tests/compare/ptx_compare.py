@@ -25,6 +25,10 @@ Algorithm, per PTX file:
      figures (reported, never asserted): instruction count (before the tail padding), opcode
        histogram difference (L1 distance), registers, spill bytes, stack frame, whether the
        normalized SASS is identical, compile time, peak memory.
+  4. Optional checks of the compiler under test's cubin, each a must-match item when asked for:
+     `--nvdisasm PATH`: nvdisasm accepts it (exit 0, nothing on stderr);
+     `--hazards SASS_MC`: `sass-mc -check-hazards -strict` finds no violation and nothing
+     unverified (ptxas-mini never relies on unscoreboarded variable latency).
   `--cubins REF TEST` compares two cubins directly (step 3 only).
 
 Exit status: 0 every compared file matches; 1 a must-match item differs; 2 usage or runner
@@ -296,6 +300,7 @@ def compile_and_compare(ptx, opts, workdir):
     test = cm.parse(test_text)
     mism, figs = compare_models(ref, test, spills_from_verbose(stderr.get('ref', '')),
                                 spills_from_verbose(stderr.get('test', '')))
+    mism += test_cubin_checks(opts, test_cubin)
     rec['mismatches'] = mism
     rec['figures'] = figs
     rec['status'] = 'mismatch' if mism else 'match'
@@ -306,6 +311,28 @@ def compile_and_compare(ptx, opts, workdir):
         if os.path.exists(p):
             os.remove(p)
     return rec
+
+
+_HAZARD_LINE = re.compile(r'(\d+) violations, (\d+) unverified')
+
+
+def test_cubin_checks(opts, cubin):
+    """Step 4: nvdisasm and the hazard checker on the test cubin; mismatch items for failures."""
+    out = []
+    if getattr(opts, 'nvdisasm', None):
+        r = subprocess.run([opts.nvdisasm, cubin], capture_output=True, text=True, errors='replace')
+        if r.returncode != 0 or r.stderr.strip():
+            out.append({'item': 'nvdisasm accepts the cubin', 'kernel': None, 'ref': 'yes',
+                        'test': 'rc %d: %s' % (r.returncode, r.stderr.strip()[:300])})
+    if getattr(opts, 'hazards', None):
+        r = subprocess.run([opts.hazards, '-check-hazards', '-strict', cubin], capture_output=True,
+                           text=True, errors='replace')
+        m = _HAZARD_LINE.search(r.stdout)
+        if r.returncode != 0 or not m or m.group(1) != '0' or m.group(2) != '0':
+            tail = (r.stdout + r.stderr).strip().splitlines()[-1:] or ['no output']
+            out.append({'item': 'hazard checker (-strict) passes', 'kernel': None, 'ref': 'pass',
+                        'test': 'rc %d: %s' % (r.returncode, tail[0][:300])})
+    return out
 
 
 # ---- reporting -----------------------------------------------------------------------------
@@ -383,6 +410,9 @@ def build_parser():
     ap.add_argument('--self-compare', '--reference-only', dest='self_compare', action='store_true',
                     help='compare ptxas with itself (exercises the runner end to end)')
     ap.add_argument('--cuobjdump', default=DEFAULT_CUOBJDUMP)
+    ap.add_argument('--nvdisasm', help='also require nvdisasm to accept each test cubin')
+    ap.add_argument('--hazards', metavar='SASS_MC',
+                    help='also require `SASS_MC -check-hazards -strict` to pass on each test cubin')
     ap.add_argument('--arch', default='auto', help="sm_XX, or 'auto' (the PTX .target; default)")
     ap.add_argument('-X', '--flag', action='append', default=[], help='extra flag for both compilers')
     ap.add_argument('--runs', type=int, default=1, help='timed runs per compiler (median); default 1')
@@ -402,6 +432,11 @@ def check_oracles(opts, need_ptxas):
         missing.append('ptxas (%s)' % opts.ptxas)
     if not os.access(opts.cuobjdump, os.X_OK):
         missing.append('cuobjdump (%s)' % opts.cuobjdump)
+    for name in ('nvdisasm', 'hazards'):  # asked for by name: missing is an error, not a skip
+        path = getattr(opts, name, None)
+        if path and not os.access(path, os.X_OK):
+            sys.stderr.write('ptx_compare: --%s: not an executable: %s\n' % (name, path))
+            sys.exit(2)
     if missing:
         sys.stderr.write('SKIPPED: oracle missing: %s\n' % ', '.join(missing))
         sys.exit(SKIP)
