@@ -536,6 +536,13 @@ private:
         return;
       }
     }
+    // HW (ptxas 13.0): a packed fp8 source of cvt must be a register ("Arguments mismatch").
+    if (name == "cvt" && types.size() == 2 &&
+        (types[1] == ScalarType::E4M3X2 || types[1] == ScalarType::E5M2X2) &&
+        ins.operands.size() == 2 && ins.operands[1].is<ImmOperand>()) {
+      error(ins.line, ins.column, mismatch);
+      return;
+    }
     ScalarType t0 = types.empty() ? ScalarType::None : types[0];
     ScalarType t1 = types.size() > 1 ? types[1] : t0;
     bool wide = ins.has("wide");

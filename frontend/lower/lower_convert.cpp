@@ -18,6 +18,7 @@
 ///                   f64 -> f32 with .ftz flushes below 2^-126 - 2^-151 like ptxas
 ///   f16x2/bf16x2    cvt.rn/rz[.relu][.satfinite].f16x2.f32 d, a, b: F2FP...PACK_AB d, a, b
 ///   tf32            cvt.rna/rn/rz.tf32.f32 on the integer bits (ptxas's rna sequence)
+///   fp8x2 -> f16x2  cvt.rn[.relu].f16x2.e4m3x2|e5m2x2: F2FP[.RELU].F16.E4M3|E5M2.UNPACK_B
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
 
@@ -494,6 +495,23 @@ struct Cvt {
     return true;
   }
 
+  /// cvt.rn[.relu].f16x2.e4m3x2|e5m2x2 d, a: the two fp8 values in a's low 16 bits, each to
+  /// an f16 half (the high byte to the high half). HW: ptxas 13.0 selects
+  /// F2FP[.RELU].F16.E4M3|E5M2.UNPACK_B d, a (every fp8 value is exact in f16); a must be a
+  /// register (ptxas: "Arguments mismatch" for an immediate).
+  bool unpackFp8() {
+    if (m.rnd != Rnd::RN || m.sat || m.ftz || m.integral || m.satfinite)
+      return ctx.unsupported(in, "Modifier of '" + in.fullOpcode() + "'");
+    // (an immediate source is refused by the checker, as by ptxas)
+    ori::Instr &i = ctx.emit(Opcode::F2FP, {}, {d}, {a});
+    if (m.relu)
+      i.mods.push_back(Modifier::RELU);
+    i.mods.push_back(Modifier::F16);
+    i.mods.push_back(st == ScalarType::E4M3X2 ? Modifier::E4M3 : Modifier::E5M2);
+    i.mods.push_back(Modifier::UNPACK_B);
+    return true;
+  }
+
   /// cvt.rna|rn|rz.tf32.f32 on the bits: the low 13 bits rounded away (rna: add 0x1000; rn:
   /// add 0xfff plus bit 13; rz: nothing), then cleared; inf and NaN skip the addition (HW:
   /// ptxas's rna sequence: FSETP.GEU |a|, +INF; @!P IADD a, 0x1000; LOP3 & 0xffffe000), and
@@ -547,8 +565,9 @@ struct Cvt {
       return false;
     if (in.has("rna") && dt != ScalarType::TF32)
       return ctx.unsupported(in, "Modifier '.rna' of '" + in.fullOpcode() + "'");
-    bool pair = dt == ScalarType::F16X2 || dt == ScalarType::BF16X2;
-    bool known = (pair && st == ScalarType::F32) || (dt == ScalarType::TF32 && st == ScalarType::F32) ||
+    bool unpack8 = dt == ScalarType::F16X2 && (st == ScalarType::E4M3X2 || st == ScalarType::E5M2X2);
+    bool pair = !unpack8 && (dt == ScalarType::F16X2 || dt == ScalarType::BF16X2);
+    bool known = unpack8 || (pair && st == ScalarType::F32) || (dt == ScalarType::TF32 && st == ScalarType::F32) ||
                  ((isIntType(dt) || isScalarFloat(dt)) && (isIntType(st) || isScalarFloat(st)));
     if (!known)
       return ctx.unsupported(in);
@@ -568,6 +587,8 @@ struct Cvt {
       return false;
     if (pair)
       return packPair();
+    if (unpack8)
+      return unpackFp8();
     if (dt == ScalarType::TF32 && st == ScalarType::F32)
       return toTf32();
     bool dstFloat = isScalarFloat(dt);

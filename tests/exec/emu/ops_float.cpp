@@ -714,6 +714,40 @@ void op_f2fp(Exec& e) {
     });
     return;
   }
+  if (e.in.has("UNPACK_B")) {
+    // F2FP[.RELU].F16.E4M3|E5M2.UNPACK_B d, a: the two fp8 values in a's low 16 bits to f16
+    // halves (high byte to high half; PTX cvt.f16x2.e4m3x2). Every fp8 value is exact in f16.
+    // e5m2 is f16's top byte; e4m3 (bias 7, no infinities, S.1111.111 = NaN) is rebuilt.
+    // GUESS: a NaN gives the canonical f16 NaN 0x7fff; .RELU makes negatives (and -0) +0.
+    if (!e.in.has("F16") || e.op(1).suffix == "H1") e.trap("this F2FP.UNPACK_B form is not modelled");
+    bool e4 = e.in.has("E4M3"), relu = e.in.has("RELU");
+    auto conv = [&](uint32_t b) -> uint32_t {
+      uint32_t sign = (b & 0x80u) << 8, h;
+      if (!e4) {
+        h = b << 8;
+        if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu)) return 0x7fffu;
+      } else {
+        uint32_t ex = (b >> 3) & 0xfu, man = b & 7u;
+        if (ex == 0xf && man == 7) return 0x7fffu;
+        if (ex) {
+          h = sign | (ex + 8) << 10 | man << 7;  // rebias 7 -> 15
+        } else if (man) {                          // subnormal man * 2^-9: normal in f16
+          int sh = 0;
+          while (!(man & 4u)) man <<= 1, ++sh;     // leading one to bit 2
+          h = sign | static_cast<uint32_t>(15 - 7 - sh) << 10 | (man & 3u) << 8;
+        } else {
+          h = sign;
+        }
+      }
+      if (relu && (h & 0x8000u)) h = 0;
+      return h;
+    };
+    e.each([&](int l) {
+      uint32_t a = e.u32(l, e.op(1));
+      e.set(l, e.op(0), conv(a & 0xffu) | conv((a >> 8) & 0xffu) << 16);
+    });
+    return;
+  }
   const FpFormat& f = e.in.has("BF16") ? kBF16 : kF16;
   bool merge = e.in.has("MERGE_C");
   if (!e.in.has("PACK_AB") && !merge) e.trap("F2FP without PACK_AB or MERGE_C is not modelled");

@@ -745,6 +745,37 @@ void ref_half_cmp(RefCtx& c) {
   }
 }
 
+// convert_fp8.ptx: an fp8 value (e4m3: bias 7, no infinities, S.1111.111 NaN; e5m2: IEEE-like
+// with bias 15) as a number, then to f16 (exact); NaN gives 0x7fff, .relu makes negatives +0.
+uint32_t fp8ToHalf(uint32_t b, bool e4, bool relu) {
+  int mbits = e4 ? 3 : 2, bias = e4 ? 7 : 15;
+  uint32_t ex = (b & 0x7f) >> mbits, man = b & ((1u << mbits) - 1), emax = (1u << (7 - mbits)) - 1;
+  bool neg = b & 0x80;
+  if (e4 ? (ex == emax && man == (1u << mbits) - 1) : (ex == emax && man)) return 0x7fffu;
+  long double v;
+  if (!e4 && ex == emax) v = INFINITY;
+  else if (ex == 0) v = std::ldexp(static_cast<long double>(man), 1 - bias - mbits);
+  else v = std::ldexp(static_cast<long double>(man | (1u << mbits)), static_cast<int>(ex) - bias - mbits);
+  if (neg) v = -v;
+  if (relu && (neg || v < 0)) return 0;
+  return toFormat(v, kHalf, RN);
+}
+
+void ref_convert_fp8(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const uint32_t* A = c.buf<uint32_t>("a");
+  uint32_t* o = c.buf<uint32_t>("o");
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t lo = static_cast<uint32_t>(i * 257) & 0xffff, hi = A[i] >> 16;
+    auto pair = [](uint32_t p, bool e4, bool relu) {
+      return fp8ToHalf(p & 0xff, e4, relu) | fp8ToHalf(p >> 8, e4, relu) << 16;
+    };
+    o[3 * i] = pair(lo, true, false);
+    o[3 * i + 1] = pair(hi, false, false);
+    o[3 * i + 2] = pair(hi, true, true);
+  }
+}
+
 // ---- MUFU approximations ----------------------------------------------------------------------
 void ref_math_mufu(RefCtx& c) {
   uint64_t n = c.count("a");
@@ -855,6 +886,7 @@ const CorpusRef kFloatRefs[] = {
     {"convert_half", ref_convert_half},
     {"half_arith", ref_half_arith},
     {"half_cmp", ref_half_cmp},
+    {"convert_fp8", ref_convert_fp8},
     {"math_mufu", ref_math_mufu},
     {"float_guarded", ref_float_guarded},
     {"float_contract", ref_float_contract},
