@@ -13,7 +13,11 @@
 ///      immediates, c[][] and UR operands) into fresh virtual registers, one at a time from
 ///      the first source to the last, asking again after each (a 64-bit float immediate
 ///      becomes a register pair, its halves moved separately);
-///   3. an instruction no repair makes encodable is an internal error naming it.
+///   3. otherwise, fold the immediate offset of a memory operand into a fresh base register
+///      (IADD3 for a 32-bit base, IADD3 + IADD3.X with a carry for a 64-bit pair) when the
+///      form's offset field is narrower than the lowering's (LDGSTS's global offset is 12
+///      bits: I@32/12 in sm90_forms.def), one operand at a time, asking again after each;
+///   4. an instruction no repair makes encodable is an internal error naming it.
 /// The copies are MOVs placed right before the instruction, under the same guard. Runs on
 /// virtual registers, before register allocation.
 //===----------------------------------------------------------------------------------===//
@@ -127,6 +131,60 @@ bool swapFirstTwo(LegalizeCtx &ctx, Instr &in) {
   return true;
 }
 
+/// Instructions computing `base + offset` into a fresh register (a pair for a 64-bit base),
+/// appended to `copies` under `user`'s guard; returns the new base.
+Operand addOffset(LegalizeCtx &ctx, const Instr &user, const Operand &base, int32_t offset,
+                  std::vector<Instr> &copies) {
+  auto emit = [&](ori::Opcode op, std::initializer_list<Operand> defs,
+                  std::initializer_list<Operand> uses) -> Instr & {
+    Instr &i = copies.emplace_back(op);
+    for (const Operand &d : defs)
+      i.addDef(d);
+    for (const Operand &u : uses)
+      i.addUse(u);
+    i.guard = user.guard;
+    return i;
+  };
+  Operand rz = Operand::fixed(RegClass::R), imm = Operand::intImm(offset);
+  Operand r = ctx.f.newReg(RegClass::R, base.width);
+  if (base.width == 1) {
+    emit(ori::Opcode::IADD3, {r}, {base, imm, rz});
+    return r;
+  }
+  auto half = [](Operand o, uint8_t k) { return o.sub = k, o; };
+  Operand carry = ctx.f.newReg(RegClass::P, 1), notPT = Operand::fixed(RegClass::P);
+  notPT.mods |= ori::OM_NOT;
+  emit(ori::Opcode::IADD3, {half(r, 0), carry}, {half(base, 0), imm, rz});
+  Instr &x = emit(ori::Opcode::IADD3, {half(r, 1)},
+                  {half(base, 1), offset < 0 ? Operand::intImm(-1) : rz, rz, carry, notPT});
+  x.mods.push_back(ori::Modifier::X);
+  return r;
+}
+
+/// Step 3: folds the offset of the memory operand(s) that keep `in` from encoding: the one
+/// operand whose offset alone is too wide when there is one, else every offset.
+bool foldMemOffsets(LegalizeCtx &ctx, Instr &in, std::vector<Instr> &copies) {
+  std::vector<unsigned> folded;
+  auto uses = in.uses();
+  for (unsigned pos = 0; pos < uses.size(); ++pos)
+    if (uses[pos].kind == OperandKind::Mem && uses[pos].memBaseIsVReg() &&
+        uses[pos].memOffset() != 0)
+      folded.push_back(pos);
+  for (unsigned pos : folded) {
+    Instr t = in;
+    t.uses()[pos].setMemOffset(0);
+    if (enc::canEncode(t, ctx.sm)) {
+      folded = {pos};
+      break;
+    }
+  }
+  for (unsigned pos : folded) {
+    Operand &o = in.uses()[pos];
+    o = Operand::mem(addOffset(ctx, in, o.memBase(), o.memOffset(), copies), 0, o.memDesc());
+  }
+  return !folded.empty() && enc::canEncode(in, ctx.sm);
+}
+
 /// Makes `in` encodable, appending the copies it needs to `out` before it. False when
 /// nothing helps.
 bool legalize(LegalizeCtx &ctx, Instr in, std::vector<Instr> &out, std::string &why) {
@@ -145,6 +203,11 @@ bool legalize(LegalizeCtx &ctx, Instr in, std::vector<Instr> &out, std::string &
       out.push_back(in);
       return true;
     }
+  }
+  if (foldMemOffsets(ctx, in, copies)) {
+    out.insert(out.end(), copies.begin(), copies.end());
+    out.push_back(in);
+    return true;
   }
   // The copies themselves must encode (a MOV of a c[][] or UR is always expected to).
   return false;

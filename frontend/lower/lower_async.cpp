@@ -12,9 +12,8 @@
 ///   src-size s, 0 < s < cp-size (immediate)      LDGSTS...ZFILL [s], [g + (cp - s)]
 ///   src-size n (register)                        t = (cp - n) & (cp - 1); P = n != 0;
 ///                                                LDGSTS...ZFILL [s], [g + t], P
-///   a global offset outside -2048..2047          folded into the address pair (the
-///                                                instruction's field is 12 bits, signed:
-///                                                I@32/12 in targets/sm_90/sm90_forms.def)
+///   a global offset outside -2048..2047          folded into the address pair by
+///                                                LegalizeOperands (the field is 12 bits)
 ///   cp.async.commit_group                        LDGDEPBAR (ptxas gives it write scoreboard 0)
 ///   cp.async.wait_group N                        DEPBAR.LE SB0, N
 ///   cp.async.wait_all                            LDGDEPBAR; DEPBAR.LE SB0, 0x0
@@ -117,13 +116,6 @@ bool lowerCpAsync(LowerCtx &ctx, const ptx::Instruction &in) {
       src.base = base;
       zfill = true;
     }
-  }
-  // HW: LDGSTS's global offset field is 12 bits, signed (I@32/12 in sm90_forms.def).
-  if (src.offset < -2048 || src.offset > 2047) {
-    Operand t = ctx.temp(RegClass::R, 2);
-    add64Imm(ctx, t, src.base, src.offset);
-    src.base = t;
-    src.offset = 0;
   }
   // HW: three `@!PT LDS RZ, [RZ]` precede every LDGSTS in ptxas's code.
   for (int k = 0; k < 3; ++k) {
