@@ -265,15 +265,6 @@ bool lowerMax(LowerCtx &ctx, const ptx::Instruction &in) { return lowerMinMax(ct
 
 /// The comparison of a setp/set: cmp, the operands, the optional predicate c (with its
 /// combine), into `p` (and the complement into `q` when given). False after reporting.
-/// A half-type operand of HSETP2/HSET2 in a register (immediates are moved into one).
-Operand halfInRegister(LowerCtx &ctx, const Operand &o) {
-  if (o.kind == ori::OperandKind::VReg || o.isFixed())
-    return o;
-  Operand r = ctx.temp(RegClass::R);
-  ctx.emit(Opcode::MOV, {}, {r}, {o});
-  return r;
-}
-
 /// HSETP2/HSET2's modifiers in template order: .BF16_V2, (.BF), cmp, .FTZ, bop.
 void halfCompareMods(ori::Instr &i, ScalarType t, bool bf, Modifier which, bool ftz,
                      Modifier bop) {
@@ -305,14 +296,14 @@ bool emitCompare(LowerCtx &ctx, const ptx::Instruction &in, const FloatCmp &cmp,
   }
   if (pair) { // one HSETP2: low halves into p, high halves into q
     ori::Instr &i = ctx.emit(Opcode::HSETP2, {}, {p, q.kind == ori::OperandKind::None ? PT() : q},
-                             {halfInRegister(ctx, a), halfInRegister(ctx, b), cc});
+                             {a, b, cc});
     halfCompareMods(i, t, false, cmp.sass, ftz, bop);
     return true;
   }
   auto one = [&](Modifier which, const Operand &dst) {
     if (bits == 16) {
       ori::Instr &i = ctx.emit(Opcode::HSETP2, {}, {dst, PT()},
-                               {halfInRegister(ctx, a), halfInRegister(ctx, b), cc});
+                               {a, b, cc});
       halfCompareMods(i, t, false, which, ftz, bop);
     } else if (bits == 64) {
       ctx.emit(Opcode::DSETP, {which, bop}, {dst, PT()}, {a, b, cc});
@@ -428,7 +419,7 @@ bool lowerSet(LowerCtx &ctx, const ptx::Instruction &in) {
   if (pair || dstHalf || dstMask16) { // HSET2 per half: 0xffff, or 1.0 with .BF, when true
     Modifier bop = c.kind == ori::OperandKind::None ? Modifier::AND : boolOp(in);
     ori::Instr &i = ctx.emit(Opcode::HSET2, {}, {d},
-                             {halfInRegister(ctx, a), halfInRegister(ctx, b),
+                             {a, b,
                               c.kind == ori::OperandKind::None ? PT() : c});
     halfCompareMods(i, ts[1], dstHalf, cmp->sass, m.ftz, bop);
     return true;

@@ -369,6 +369,16 @@ void halves(const Exec& e, int l, size_t i, const FpFormat& f, uint64_t h[2]) {
 // immediate pair, "HFMA2.MMA R8, -RZ, RZ, 0, 5.96e-08") and HFMA2.MMA d, a, imm_hi, imm_lo, c
 // (b an immediate pair, "HFMA2.MMA R7, R4, 1, 1, R7" = a + c in cuda-samples' fp16ScalarProduct)
 // are both in ptxas 13.0 output (sm90_forms.def rows 0x435 and 0x835).
+// A half's value as a double (NaN, infinities and zeros kept), flushed first with `ftz`.
+double half_value(uint64_t h, const FpFormat& f, bool ftz) {
+  if (ftz && is_subnormal_bits(h, f)) h &= 0x8000;
+  XVal x = decode(h, f);
+  if (x.cls == 2) return NAN;
+  double sign = x.neg ? -1.0 : 1.0;
+  if (x.cls == 1) return sign * INFINITY;
+  return sign * std::ldexp(static_cast<double>(static_cast<uint64_t>(x.n)), x.e);
+}
+
 // Reads `nsrc` half-pair sources starting at operand `i` (see above); returns the index of the
 // operand after them.
 size_t half_sources(const Exec& e, int l, int nsrc, const FpFormat& f, size_t i, uint64_t src[][2]) {
@@ -430,18 +440,6 @@ void half_op(Exec& e, int kind) {  // 0 add, 1 mul, 2 fma
     if (f32) e.set(l, e.op(0), static_cast<uint32_t>(r[0]));
     else e.set(l, e.op(0), static_cast<uint32_t>(r[0] | r[1] << 16));
   });
-}
-}  // namespace
-
-namespace {
-// A half's value as a double (NaN, infinities and zeros kept), flushed first with `ftz`.
-double half_value(uint64_t h, const FpFormat& f, bool ftz) {
-  if (ftz && is_subnormal_bits(h, f)) h &= 0x8000;
-  XVal x = decode(h, f);
-  if (x.cls == 2) return NAN;
-  double sign = x.neg ? -1.0 : 1.0;
-  if (x.cls == 1) return sign * INFINITY;
-  return sign * std::ldexp(static_cast<double>(static_cast<uint64_t>(x.n)), x.e);
 }
 
 // The per-half comparisons of HSETP2/HSET2 (sources a, b from operand `first`), combined with
@@ -511,13 +509,12 @@ void op_hmnmx2(Exec& e) {
         if (is_subnormal_bits(a[k], f)) a[k] &= 0x8000;
         if (is_subnormal_bits(b[k], f)) b[k] &= 0x8000;
       }
-      XVal x = decode(a[k], f), y = decode(b[k], f);
-      double dx = x.cls == 2 ? NAN : x.cls == 1 ? (x.neg ? -INFINITY : INFINITY) : std::ldexp(static_cast<double>(static_cast<uint64_t>(x.n)), x.e) * (x.neg ? -1 : 1);
-      double dy = y.cls == 2 ? NAN : y.cls == 1 ? (y.neg ? -INFINITY : INFINITY) : std::ldexp(static_cast<double>(static_cast<uint64_t>(y.n)), y.e) * (y.neg ? -1 : 1);
-      if (x.cls == 2 && y.cls == 2) r[k] = 0x7fff;
-      else if (nan && (x.cls == 2 || y.cls == 2)) r[k] = 0x7fff;
-      else if (x.cls == 2) r[k] = b[k];
-      else if (y.cls == 2) r[k] = a[k];
+      double dx = half_value(a[k], f, false), dy = half_value(b[k], f, false);
+      bool xn = std::isnan(dx), yn = std::isnan(dy);
+      if (xn && yn) r[k] = 0x7fff;
+      else if (nan && (xn || yn)) r[k] = 0x7fff;
+      else if (xn) r[k] = b[k];
+      else if (yn) r[k] = a[k];
       else if (dx == dy) r[k] = mn ? (a[k] | b[k]) : (a[k] & b[k]);
       else r[k] = (mn ? dx < dy : dx > dy) ? a[k] : b[k];
       if (xs && r[k] != 0x7fff) r[k] = (r[k] & 0x7fff) | ((ra[k] ^ rb[k]) & 0x8000);
