@@ -158,6 +158,21 @@ std::string_view fixedRegName(RegClass c) {
   return p[static_cast<size_t>(c)];
 }
 
+bool signedImmediateField(Opcode op) {
+  return op == Opcode::IADD3 || op == Opcode::IMAD || op == Opcode::ISETP ||
+         op == Opcode::VIMNMX;
+}
+
+void spellImmediates(Instr &in) {
+  bool sgn = signedImmediateField(in.op);
+  for (Operand &o : in.uses()) {
+    if (o.kind != OperandKind::Imm)
+      continue;
+    auto v = static_cast<uint32_t>(o.imm);
+    o.imm = sgn ? static_cast<int64_t>(static_cast<int32_t>(v)) : static_cast<int64_t>(v);
+  }
+}
+
 bool Instr::hasModifier(Modifier m) const {
   for (Modifier x : mods)
     if (x == m)

@@ -409,6 +409,14 @@ struct Instr {
 // Up to 3 modifiers and 4 operands inline; more spill to the heap.
 static_assert(sizeof(Instr) <= 152, "Instr grew: keep the inline operand storage small");
 
+/// Whether the SASS 32-bit immediate field of `op` is read as signed (nvdisasm prints `-0x1`);
+/// every other opcode's is unsigned (`0xffffffff`). HW: the `{I@32/32 s}` placeholders of
+/// targets/sm_90/sm90_forms.def (IADD3, IMAD incl. .WIDE/.HI, ISETP, VIMNMX), probed there.
+bool signedImmediateField(Opcode op);
+/// Respells every integer immediate use of `in` as its opcode's field reads it (signed or
+/// unsigned 32-bit), so that equal bit patterns have one spelling.
+void spellImmediates(Instr &in);
+
 // ---- Blocks, functions, programs ---------------------------------------------------------
 
 inline constexpr int32_t kNoBlock = -1;

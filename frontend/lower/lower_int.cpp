@@ -20,27 +20,6 @@
 namespace ptxmini::frontend::lower {
 namespace intsel {
 
-namespace {
-
-/// Opcodes whose 32-bit immediate field is read as signed (nvdisasm prints `-0x1`); every
-/// other opcode's is unsigned (`0xffffffff`). HW: the `{I@32/32 s}` placeholders of
-/// targets/sm_90/sm90_forms.def (IADD3, IMAD incl. .WIDE/.HI, ISETP, VIMNMX), probed there.
-constexpr std::array kSignedImmOpcodes = {Opcode::IADD3, Opcode::IMAD, Opcode::ISETP,
-                                          Opcode::VIMNMX};
-
-void spellImmediates(ori::Instr &i) {
-  bool sgn = false;
-  for (Opcode o : kSignedImmOpcodes)
-    sgn |= i.op == o;
-  for (Operand &o : i.uses()) {
-    if (o.kind != ori::OperandKind::Imm)
-      continue;
-    auto v = static_cast<uint32_t>(o.imm);
-    o.imm = sgn ? static_cast<int64_t>(static_cast<int32_t>(v)) : static_cast<int64_t>(v);
-  }
-}
-
-} // namespace
 
 Operand IntSel::dst(unsigned i) {
   if (i >= in.operands.size() || !in.operands[i].is<ptx::RegOperand>()) {
@@ -86,7 +65,7 @@ ori::Instr &IntSel::emit(Opcode op, std::initializer_list<Modifier> mods,
                          std::initializer_list<Operand> defs,
                          std::initializer_list<Operand> uses) {
   ori::Instr &i = ctx.emit(op, mods, defs, uses);
-  spellImmediates(i);
+  ori::spellImmediates(i);
   return i;
 }
 

@@ -25,6 +25,29 @@ config.substitutions.append(("%ptxas-mini", os.path.join(tools, "ptxas-mini")))
 config.substitutions.append(("%ori-opt", os.path.join(tools, "ori-opt")))
 config.substitutions.append(("%sass-mc", os.path.join(tools, "sass-mc")))
 config.substitutions.append(("%python", config.python))
+# %no-opt-phases: the phases that switch off the optimizing middle of the phase table (every
+# implemented phase with a minimum -O level of 1 numbered below InsertReconvergence, 96), so
+# a lowering test sees what instruction selection produced
+# (`-knob DisablePhases=%no-opt-phases[,More]`). Read from --list-phases, so a
+# phase that lands later is covered without editing this file.
+def _optimizer_phases():
+    import subprocess
+    try:
+        out = subprocess.run([os.path.join(tools, "ptxas-mini"), "--list-phases"],
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    names = []
+    for line in out.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) >= 4 and parts[0].isdigit() and parts[2] == "implemented":
+            if int(parts[0]) < 96 and parts[3] == "1":
+                names.append(parts[1])
+    return names
+_opt = _optimizer_phases()
+if not _opt:
+    lit_config.fatal("could not read the optimizing phases from ptxas-mini --list-phases")
+config.substitutions.append(("%no-opt-phases", ",".join(_opt)))
 config.substitutions.append(("%srcroot", config.ptxmini_src_root))
 for name in ["ptxas", "nvdisasm", "cuobjdump", "nvcc"]:
     path = getattr(config, name)

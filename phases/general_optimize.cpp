@@ -1,0 +1,1078 @@
+//===- phases/general_optimize.cpp - the GeneralOptimize family (phases 13, 29, 58, 65) --===//
+///
+/// \file
+/// One implementation, four rows of the phase table (seed 004 names them: 13
+/// GeneralOptimizeEarly "const fold + copy prop (feeds loop analysis)", 29 GeneralOptimize
+/// "general optimization with partial CSE", 58 GeneralOptimizeLate, 65 GeneralOptimizeLate2
+/// "after predication"). Each run repeats, up to three rounds or until nothing changes:
+///
+///  1. Combine (instruction selection ptxas does and the one-PTX-instruction-at-a-time
+///     lowering cannot, block-local, on single-use intermediate results):
+///       IMAD.WIDE a, b, RZ feeding a 64-bit add (IADD3 lo with a carry + IADD3.X hi)
+///         -> IMAD.WIDE a, b, addend (one instruction instead of three; ptxas's address form);
+///       IADD3 x, y, RZ feeding IADD3 t, z, RZ -> IADD3 x, y, z (immediates summed).
+///     The earlier instruction's sources must be unchanged at the later one (same block,
+///     no definition of them in between); the result must encode (enc::canEncode).
+///  2. Propagation and folding: a forward "available values" data flow over 32-bit
+///     register cells (a width-1 virtual register, or one component of a pair/quad). A fact
+///     `cell == v` is made by an unguarded plain MOV (v: an integer or f32 immediate, a
+///     constant-bank word c[b][o] without index, RZ/URZ, or another virtual register cell),
+///     by LDC / LDC.64 without index (v: the constant-bank word(s); constant banks are
+///     read-only while a kernel runs), and by a compare or SEL folded to a constant
+///     (predicate cells: PT / !PT). A definition of a cell kills its fact and every fact that
+///     names it as a copy. At a join the facts are intersected (optimistic start, iterated
+///     in reverse post-order to the greatest fixed point, as for available expressions).
+///     The rewrite then walks each block with its entry facts and replaces reads:
+///       - by another register of the same class anywhere a register is read (copy
+///         propagation; a whole pair/quad only when every component is the matching
+///         component of one register of the same width);
+///       - by RZ/URZ for a known zero, by PT/!PT for a known predicate;
+///       - by an immediate or c[b][o] in an ALU source slot only when the instruction
+///         still encodes (asked of the target's encoding tables), an integer immediate only
+///         into integer opcodes and an f32 immediate only into f32 opcodes.
+///     Then it folds: instructions guarded by a known-false predicate are deleted, by a
+///     known-true one unguarded; IADD3 / IMAD / LOP3.LUT / SEL / SHF of constants become
+///     MOV of the result; algebraic identities (x + 0, x * 1, x * 0 + c, LOP3 of one live
+///     input that is the identity, SEL of equal sources or a known predicate) become MOVs;
+///     integer compares of constants (ISETP without .EX and with a PT combination) are
+///     recorded as predicate facts; MOV x, x disappears.
+///     Integer results are exact 32-bit two's-complement arithmetic; floats are never
+///     folded (only copied bit for bit), so IEEE rounding never enters.
+///  3. Coalescing of copies the lowering leaves: `t = OP ...; x = MOV t` with t defined
+///     once and read only by that MOV, in one block, x neither read nor written in between
+///     -> `x = OP ...` (the linear-scan allocator does not coalesce these).
+///  4. Partial CSE (phases 29, 58, 65 only): within a block, a pure instruction (no side
+///     effect, store, barrier, or variable special register) whose sources and opcode
+///     equal an earlier one's, with none of those sources nor the earlier result redefined
+///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up).
+///  5. Dead code elimination (dead_code.cpp).
+//===----------------------------------------------------------------------------------===//
+#include "encoder/emit_function.h"
+#include "ori/analysis/rpo.h"
+#include "ori/cfg.h"
+#include "phases/dead_code.h"
+#include "phases/phase_manager.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace ptxmini {
+namespace {
+
+using ori::Instr;
+using ori::Modifier;
+using ori::Opcode;
+using ori::Operand;
+using ori::OperandKind;
+using ori::OperandSlot;
+using ori::RegClass;
+
+// ---- Cells ------------------------------------------------------------------------------
+
+/// One 32-bit component of a virtual register, packed: class, number, component.
+using Cell = uint64_t;
+Cell cellOf(RegClass c, uint32_t reg, unsigned comp) {
+  return (uint64_t(static_cast<uint8_t>(c)) << 40) | (uint64_t(reg) << 8) | comp;
+}
+
+/// The cells a register operand reads or writes.
+llvm::SmallVector<Cell, 4> cellsOf(const Operand &o) {
+  llvm::SmallVector<Cell, 4> v;
+  if (o.kind != OperandKind::VReg)
+    return v;
+  if (o.sub != ori::kWholeReg)
+    v.push_back(cellOf(o.cls, o.reg, o.sub));
+  else
+    for (unsigned i = 0; i < o.width; ++i)
+      v.push_back(cellOf(o.cls, o.reg, i));
+  return v;
+}
+
+
+/// A single-cell read: a width-1 register, or one component of a wider one.
+std::optional<Cell> singleCell(const Operand &o) {
+  if (o.kind != OperandKind::VReg)
+    return std::nullopt;
+  if (o.sub != ori::kWholeReg)
+    return cellOf(o.cls, o.reg, o.sub);
+  if (o.width == 1)
+    return cellOf(o.cls, o.reg, 0);
+  return std::nullopt;
+}
+
+bool isZeroConst(const Operand &v) {
+  return (v.kind == OperandKind::Imm || v.kind == OperandKind::FImm32) &&
+         static_cast<uint32_t>(v.imm) == 0;
+}
+bool isRZ(const Operand &o) {
+  return o.kind == OperandKind::PReg && o.isFixed() &&
+         (o.cls == RegClass::R || o.cls == RegClass::UR);
+}
+/// Integer value of an operand that is a known constant: an Imm or RZ/URZ (no modifiers).
+std::optional<uint32_t> intConst(const Operand &o) {
+  if (o.mods & ~ori::OM_REUSE)
+    return std::nullopt;
+  if (o.kind == OperandKind::Imm)
+    return static_cast<uint32_t>(o.imm);
+  if (isRZ(o))
+    return 0u;
+  return std::nullopt;
+}
+/// A known predicate: PT (true) / !PT (false).
+std::optional<bool> predConst(const Operand &o) {
+  if (o.kind == OperandKind::PReg && o.isFixed() &&
+      (o.cls == RegClass::P || o.cls == RegClass::UP))
+    return !(o.mods & ori::OM_NOT);
+  return std::nullopt;
+}
+Operand predOperand(RegClass c, bool value) {
+  Operand o = Operand::fixed(c == RegClass::UP ? RegClass::UP : RegClass::P);
+  if (!value)
+    o.mods |= ori::OM_NOT;
+  return o;
+}
+
+// ---- Opcode classes used by the rewrites ------------------------------------------------
+
+/// Opcodes whose `s` sources take integer immediates (the bits are the value).
+bool takesIntImm(Opcode op) {
+  switch (op) {
+  case Opcode::IADD3: case Opcode::IMAD: case Opcode::LEA: case Opcode::LOP3:
+  case Opcode::SHF: case Opcode::ISETP: case Opcode::IMNMX: case Opcode::VIMNMX:
+  case Opcode::SEL: case Opcode::PRMT: case Opcode::MOV: case Opcode::SGXT:
+  case Opcode::BMSK: case Opcode::VIADD: case Opcode::IABS:
+    return true;
+  default:
+    return false;
+  }
+}
+/// Opcodes whose `s` sources take f32 immediates.
+bool takesF32Imm(Opcode op) {
+  switch (op) {
+  case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: case Opcode::FSETP:
+  case Opcode::FMNMX: case Opcode::FSEL: case Opcode::MOV:
+    return true;
+  default:
+    return false;
+  }
+}
+/// Instructions whose operands we leave alone (ABI and reconvergence bookkeeping).
+bool untouchable(const Instr &in) {
+  switch (in.op) {
+  case Opcode::CALL: case Opcode::RET: case Opcode::LEPC: case Opcode::BSSY:
+  case Opcode::BSYNC: case Opcode::WARPSYNC:
+    return true;
+  default:
+    return false;
+  }
+}
+
+struct GoCtx {
+  ori::Function &f;
+  unsigned sm;
+  bool cse;
+  unsigned changes = 0;
+};
+
+// ---- 1. Combine -------------------------------------------------------------------------
+
+/// Whether any register read by `uses` is written by instrs[from, to).
+bool sourcesClobbered(const std::vector<Instr> &instrs, size_t from, size_t to,
+                      llvm::ArrayRef<Operand> uses) {
+  llvm::SmallVector<std::pair<RegClass, uint32_t>, 6> regs;
+  for (const Operand &u : uses)
+    for (const Operand &v : u.vregs())
+      regs.push_back({v.cls, v.reg});
+  if (regs.empty())
+    return false;
+  for (size_t k = from; k < to; ++k)
+    for (const Operand &d : instrs[k].defs())
+      if (d.kind == OperandKind::VReg)
+        for (auto &[c, r] : regs)
+          if (d.cls == c && d.reg == r)
+            return true;
+  return false;
+}
+
+bool isPlainIadd3(const Instr &in) {
+  return in.op == Opcode::IADD3 && in.mods.empty() && in.numDefs == 1 && in.uses().size() == 3 &&
+         !in.isGuarded() && in.ops[0].kind == OperandKind::VReg && in.ops[0].width == 1 &&
+         in.ops[0].sub == ori::kWholeReg;
+}
+
+void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
+  ori::Function &f = ctx.f;
+  // Single definition and use counts are current (recomputeRegTable before the call).
+  for (size_t j = 0; j < ins.size(); ++j) {
+    Instr &lo = ins[j];
+    // ---- IMAD.WIDE + 64-bit add ----
+    if (lo.op == Opcode::IADD3 && lo.mods.empty() && lo.numDefs == 2 && lo.uses().size() == 3 &&
+        !lo.isGuarded() && lo.ops[1].kind == OperandKind::VReg && lo.ops[0].kind == OperandKind::VReg &&
+        lo.ops[0].sub == 0 && lo.ops[0].width == 2 && j + 1 < ins.size()) {
+      Instr &hi = ins[j + 1];
+      const Operand &carry = lo.ops[1];
+      bool hiOk = hi.op == Opcode::IADD3 && hi.mods.size() == 1 && hi.mods[0] == Modifier::X &&
+                  hi.numDefs == 1 && hi.uses().size() == 5 && !hi.isGuarded() &&
+                  hi.ops[0].kind == OperandKind::VReg && hi.ops[0].reg == lo.ops[0].reg &&
+                  hi.ops[0].cls == RegClass::R && hi.ops[0].sub == 1 && hi.ops[0].width == 2 &&
+                  hi.uses()[3] == carry && predConst(hi.uses()[4]) == false &&
+                  f.regInfo(carry.cls, carry.reg).useCount == 1 &&
+                  f.regInfo(carry.cls, carry.reg).defCount == 1;
+      if (hiOk) {
+        auto lu = lo.uses(), hu = hi.uses();
+        // Which source of the pair is the wide product: (lu[k], hu[k]) components 0/1 of one
+        // width-2 register; the other pair the addend, RZ third.
+        for (unsigned k = 0; k < 2 && hiOk; ++k) {
+          const Operand &p0 = lu[k], &p1 = hu[k];
+          const Operand &a0 = lu[1 - k], &a1 = hu[1 - k];
+          if (!(p0.kind == OperandKind::VReg && p1.kind == OperandKind::VReg && p0.reg == p1.reg &&
+                p0.cls == RegClass::R && p0.width == 2 && p0.sub == 0 && p1.sub == 1 &&
+                p0.mods == 0 && p1.mods == 0))
+            continue;
+          if (!(a0.kind == OperandKind::VReg && a1.kind == OperandKind::VReg && a0.reg == a1.reg &&
+                a0.cls == RegClass::R && a0.width == 2 && a0.sub == 0 && a1.sub == 1 &&
+                a0.mods == 0 && a1.mods == 0))
+            continue;
+          if (!isRZ(lu[2]) || !isRZ(hu[2]) || lu[2].mods || hu[2].mods)
+            continue;
+          const ori::RegInfo &pi = f.regInfo(RegClass::R, p0.reg);
+          if (pi.defCount != 1)
+            continue;
+          // The product's definition: earlier in this block.
+          size_t d = j;
+          bool found = false;
+          while (d-- > 0) {
+            const Instr &w = ins[d];
+            bool defs = false;
+            for (const Operand &o : w.defs())
+              if (o.kind == OperandKind::VReg && o.cls == RegClass::R && o.reg == p0.reg)
+                defs = true;
+            if (defs) {
+              found = true;
+              break;
+            }
+          }
+          if (!found)
+            continue;
+          const Instr &w = ins[d];
+          if (w.op != Opcode::IMAD || !w.hasModifier(Modifier::WIDE) || w.isGuarded() ||
+              w.numDefs != 1 || w.uses().size() != 3 || !isRZ(w.uses()[2]) ||
+              w.ops[0].sub != ori::kWholeReg || w.ops[0].width != 2)
+            continue;
+          if (sourcesClobbered(ins, d + 1, j, w.uses().take_front(2)))
+            continue;
+          Instr nw = w;
+          nw.ops[0] = lo.ops[0];
+          nw.ops[0].sub = ori::kWholeReg;
+          nw.uses()[2] = Operand::vreg(RegClass::R, a0.reg, 2);
+          nw.srcLine = lo.srcLine;
+          if (!enc::canEncode(nw, ctx.sm))
+            continue;
+          lo = nw;
+          ins.erase(ins.begin() + static_cast<long>(j) + 1);
+          ++ctx.changes;
+          hiOk = false; // done with this pair
+        }
+      }
+      continue;
+    }
+    // ---- IADD3 chains ----
+    if (isPlainIadd3(lo)) {
+      auto u = lo.uses();
+      for (unsigned k = 0; k < 3; ++k) {
+        const Operand &t = u[k];
+        if (t.kind != OperandKind::VReg || t.width != 1 || t.mods != 0 || t.cls != RegClass::R)
+          continue;
+        const ori::RegInfo &ti = f.regInfo(t.cls, t.reg);
+        if (ti.defCount != 1 || ti.useCount != 1)
+          continue;
+        size_t d = j;
+        bool found = false;
+        while (d-- > 0) {
+          bool defs = false;
+          for (const Operand &o : ins[d].defs())
+            if (o.kind == OperandKind::VReg && o.cls == t.cls && o.reg == t.reg)
+              defs = true;
+          if (defs) {
+            found = true;
+            break;
+          }
+        }
+        if (!found || !isPlainIadd3(ins[d]))
+          continue;
+        const Instr &w = ins[d];
+        // Other two sources of `lo` must include an RZ slot to host the third term.
+        llvm::SmallVector<Operand, 4> terms;
+        for (const Operand &o : w.uses())
+          if (!isRZ(o))
+            terms.push_back(o);
+        for (unsigned m = 0; m < 3; ++m)
+          if (m != k && !isRZ(u[m]))
+            terms.push_back(u[m]);
+        // Sum the immediates into one.
+        uint32_t immSum = 0;
+        unsigned nImm = 0;
+        llvm::SmallVector<Operand, 4> regs;
+        for (const Operand &o : terms) {
+          if (o.kind == OperandKind::Imm && o.mods == 0) {
+            immSum += static_cast<uint32_t>(o.imm);
+            ++nImm;
+          } else {
+            regs.push_back(o);
+          }
+        }
+        if (nImm)
+          regs.push_back(Operand::intImm(immSum));
+        if (regs.size() > 3)
+          continue;
+        if (sourcesClobbered(ins, d + 1, j, w.uses()))
+          continue;
+        Instr n = lo;
+        n.ops.resize(1);
+        for (const Operand &o : regs)
+          n.addUse(o);
+        while (n.uses().size() < 3)
+          n.addUse(Operand::fixed(RegClass::R));
+        ori::spellImmediates(n);
+        if (!enc::canEncode(n, ctx.sm)) {
+          // The form takes an immediate in the middle source only: move it there.
+          auto nu = n.uses();
+          for (unsigned m = 0; m < 3; ++m)
+            if (nu[m].kind == OperandKind::Imm && m != 1)
+              std::swap(nu[m], nu[1]);
+          if (!enc::canEncode(n, ctx.sm))
+            continue;
+        }
+        lo = n;
+        ++ctx.changes;
+        break; // the intermediate is now dead; DCE removes it
+      }
+    }
+  }
+}
+
+// ---- 2. Propagation ---------------------------------------------------------------------
+
+/// Facts: cell -> the operand it equals (an immediate, c[b][o], RZ/PT/!PT, or a cell).
+using FactVec = std::vector<std::pair<Cell, Operand>>; // sorted by cell
+
+struct Facts {
+  llvm::DenseMap<Cell, Operand> val;
+  llvm::DenseMap<Cell, llvm::SmallVector<Cell, 2>> copiesOf; // source cell -> dependents
+
+  void kill(Cell c) {
+    val.erase(c);
+    auto it = copiesOf.find(c);
+    if (it == copiesOf.end())
+      return;
+    for (Cell d : it->second) {
+      auto v = val.find(d);
+      if (v != val.end() && v->second.kind == OperandKind::VReg) {
+        std::optional<Cell> s = singleCell(v->second);
+        if (s && *s == c)
+          val.erase(v);
+      }
+    }
+    copiesOf.erase(it);
+  }
+  void set(Cell c, const Operand &v) {
+    kill(c);
+    val[c] = v;
+    if (std::optional<Cell> s = singleCell(v))
+      copiesOf[*s].push_back(c);
+  }
+  void load(const FactVec &fv) {
+    val.clear();
+    copiesOf.clear();
+    for (auto &[c, v] : fv) {
+      val[c] = v;
+      if (std::optional<Cell> s = singleCell(v))
+        copiesOf[*s].push_back(c);
+    }
+  }
+  FactVec save() const {
+    FactVec fv(val.begin(), val.end());
+    std::sort(fv.begin(), fv.end(), [](auto &a, auto &b) { return a.first < b.first; });
+    return fv;
+  }
+};
+
+FactVec intersect(const FactVec &a, const FactVec &b) {
+  FactVec out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].first < b[j].first)
+      ++i;
+    else if (b[j].first < a[i].first)
+      ++j;
+    else {
+      if (a[i].second == b[j].second)
+        out.push_back(a[i]);
+      ++i, ++j;
+    }
+  }
+  return out;
+}
+
+/// The value a MOV/LDC source stands for as a fact, or None.
+std::optional<Operand> factValue(const Operand &s) {
+  if (s.mods & ~ori::OM_REUSE)
+    return std::nullopt;
+  switch (s.kind) {
+  case OperandKind::Imm:
+  case OperandKind::FImm32: {
+    Operand v = s;
+    v.mods = 0;
+    return v;
+  }
+  case OperandKind::CBank:
+    if (s.hasCbankIndex())
+      return std::nullopt;
+    return Operand::cbank(s.reg, s.cbankOffset());
+  case OperandKind::VReg: {
+    if (!singleCell(s))
+      return std::nullopt;
+    Operand v = s;
+    v.mods = 0;
+    return v;
+  }
+  case OperandKind::PReg:
+    if (s.isFixed() && (s.cls == RegClass::R || s.cls == RegClass::UR))
+      return Operand::fixed(s.cls);
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool hasSizeModifier64(const Instr &in) {
+  return in.mods.size() == 1 && in.mods[0] == Modifier::Size64;
+}
+
+/// The transfer function: kill what `in` defines, then add what it establishes.
+void transfer(const Instr &in, Facts &fs) {
+  for (const Operand &d : in.defs())
+    for (Cell c : cellsOf(d))
+      fs.kill(c);
+  if (in.isGuarded() || in.numDefs == 0)
+    return;
+  const Operand &d = in.ops[0];
+  if (d.kind != OperandKind::VReg)
+    return;
+  if (in.op == Opcode::MOV && in.mods.empty() && in.numDefs == 1 && in.uses().size() == 1) {
+    std::optional<Cell> dc = singleCell(d);
+    std::optional<Operand> v = factValue(in.uses()[0]);
+    if (dc && v && !(v->kind == OperandKind::VReg && singleCell(*v) == dc))
+      fs.set(*dc, *v);
+    return;
+  }
+  if (in.op == Opcode::LDC && in.numDefs == 1 && in.uses().size() == 1 &&
+      in.uses()[0].kind == OperandKind::CBank && !in.uses()[0].hasCbankIndex() &&
+      in.uses()[0].mods == 0) {
+    const Operand &c = in.uses()[0];
+    if (in.mods.empty()) {
+      if (std::optional<Cell> dc = singleCell(d))
+        fs.set(*dc, Operand::cbank(c.reg, c.cbankOffset()));
+    } else if (hasSizeModifier64(in) && d.width == 2 && d.sub == ori::kWholeReg) {
+      fs.set(cellOf(d.cls, d.reg, 0), Operand::cbank(c.reg, c.cbankOffset()));
+      fs.set(cellOf(d.cls, d.reg, 1), Operand::cbank(c.reg, c.cbankOffset() + 4));
+    }
+    return;
+  }
+  // A compare folded to a constant leaves its predicate as a fact (see foldInstr).
+}
+
+/// Replacement for a read `u` in use slot `slot` of `in`, or None.
+std::optional<Operand> replacement(GoCtx &ctx, const Facts &fs, const Instr &in, unsigned pos,
+                                   OperandSlot slot) {
+  const Operand &u = in.uses()[pos];
+  if (u.kind != OperandKind::VReg)
+    return std::nullopt;
+  uint8_t umods = u.mods & ~ori::OM_REUSE;
+  // Whole pair/quad: every component a copy of the matching component of one register.
+  if (u.sub == ori::kWholeReg && u.width > 1) {
+    std::optional<uint32_t> reg;
+    std::optional<RegClass> cls;
+    for (unsigned i = 0; i < u.width; ++i) {
+      auto it = fs.val.find(cellOf(u.cls, u.reg, i));
+      if (it == fs.val.end() || it->second.kind != OperandKind::VReg)
+        return std::nullopt;
+      const Operand &v = it->second;
+      if (v.width != u.width || v.sub != i || v.cls != u.cls || (reg && *reg != v.reg))
+        return std::nullopt;
+      reg = v.reg, cls = v.cls;
+    }
+    Operand r = Operand::vreg(*cls, *reg, u.width);
+    r.mods = u.mods;
+    return r;
+  }
+  std::optional<Cell> c = singleCell(u);
+  if (!c)
+    return std::nullopt;
+  auto it = fs.val.find(*c);
+  if (it == fs.val.end())
+    return std::nullopt;
+  const Operand &v = it->second;
+  bool isPredSlot = slot == OperandSlot::Pred || slot == OperandSlot::PredSrc ||
+                    slot == OperandSlot::UPred || slot == OperandSlot::UPredSrc;
+  if (isPredSlot) {
+    if (std::optional<bool> pc = predConst(v)) {
+      bool val = *pc != bool(u.mods & ori::OM_NOT);
+      return predOperand(u.cls, val);
+    }
+    if (v.kind == OperandKind::VReg && v.cls == u.cls) {
+      Operand r = v;
+      r.mods = u.mods;
+      return r;
+    }
+    return std::nullopt;
+  }
+  bool regSlot = slot == OperandSlot::GPR || slot == OperandSlot::UGPR;
+  bool aluSlot = slot == OperandSlot::AluSrc || slot == OperandSlot::UniSrc;
+  // Register copy of the same class: valid in any register slot.
+  if (v.kind == OperandKind::VReg) {
+    if (v.cls == u.cls) {
+      Operand r = v;
+      r.mods = u.mods;
+      return r;
+    }
+    // A UR copied into an R: only ALU source slots take a UR, where the form allows it.
+    if (!(slot == OperandSlot::AluSrc && v.cls == RegClass::UR && u.cls == RegClass::R))
+      return std::nullopt;
+    Instr trial = in;
+    Operand r = v;
+    r.mods = u.mods;
+    trial.uses()[pos] = r;
+    if (!enc::canEncode(trial, ctx.sm))
+      return std::nullopt;
+    return r;
+  }
+  if (!regSlot && !aluSlot)
+    return std::nullopt;
+  // A known zero (integer or +0.0f bits) reads as RZ / URZ in any register slot.
+  if (isZeroConst(v) || isRZ(v)) {
+    if (u.cls != RegClass::R && u.cls != RegClass::UR)
+      return std::nullopt;
+    Operand r = Operand::fixed(u.cls);
+    r.mods = u.mods;
+    return r;
+  }
+  if (!aluSlot || umods != 0)
+    return std::nullopt;
+  if (v.kind == OperandKind::Imm && !takesIntImm(in.op))
+    return std::nullopt;
+  if (v.kind == OperandKind::FImm32 && !takesF32Imm(in.op))
+    return std::nullopt;
+  if (v.kind != OperandKind::Imm && v.kind != OperandKind::FImm32 && v.kind != OperandKind::CBank)
+    return std::nullopt;
+  // A MOV of a constant-bank word is an LDC again, and a pair of them is worse than the
+  // LDC.64 they came from: copies of c[][] words stay register copies.
+  if (v.kind == OperandKind::CBank && in.op == Opcode::MOV)
+    return std::nullopt;
+  Instr trial = in;
+  trial.uses()[pos] = v;
+  ori::spellImmediates(trial);
+  if (!enc::canEncode(trial, ctx.sm))
+    return std::nullopt;
+  return trial.uses()[pos];
+}
+
+uint32_t lop3Eval(uint32_t a, uint32_t b, uint32_t c, uint8_t lut) {
+  uint32_t r = 0;
+  for (unsigned bit = 0; bit < 32; ++bit) {
+    unsigned idx = (((a >> bit) & 1) << 2) | (((b >> bit) & 1) << 1) | ((c >> bit) & 1);
+    r |= static_cast<uint32_t>((lut >> idx) & 1) << bit;
+  }
+  return r;
+}
+
+void makeMov(Instr &in, const Operand &src) {
+  Operand d = in.ops[0];
+  Operand g = in.guard;
+  uint32_t line = in.srcLine;
+  uint16_t flags = in.flags;
+  in = Instr(Opcode::MOV);
+  in.addDef(d);
+  in.addUse(src);
+  in.guard = g;
+  in.srcLine = line;
+  in.flags = flags;
+  ori::spellImmediates(in);
+}
+
+/// A constant for integer folding: an Imm/RZ operand, honouring a negation (IADD3).
+std::optional<uint32_t> addTerm(const Operand &o) {
+  if (o.kind == OperandKind::Imm && (o.mods & ~ori::OM_REUSE) == 0)
+    return static_cast<uint32_t>(o.imm);
+  if (isRZ(o) && (o.mods & ~(ori::OM_REUSE | ori::OM_NEG)) == 0)
+    return 0u;
+  if (o.kind == OperandKind::Imm && (o.mods & ~ori::OM_REUSE) == ori::OM_NEG)
+    return 0u - static_cast<uint32_t>(o.imm);
+  return std::nullopt;
+}
+bool plainRegOrCell(const Operand &o) {
+  return o.kind == OperandKind::VReg && (o.mods & ~ori::OM_REUSE) == 0 && singleCell(o);
+}
+
+/// Folds `in` (its sources already rewritten). Returns false when the instruction is to be
+/// deleted. May record predicate facts in `fs` (applied after transfer by the caller).
+std::optional<std::pair<Cell, bool>> foldInstr(Instr &in, bool &erase) {
+  erase = false;
+  // Guards.
+  if (std::optional<bool> g = in.guard.kind == OperandKind::None ? std::nullopt
+                                                                 : predConst(in.guard)) {
+    if (!*g) {
+      erase = true;
+      return std::nullopt;
+    }
+    in.guard = Operand{};
+  }
+  if (in.isGuarded() || in.numDefs == 0)
+    return std::nullopt;
+  const Operand &d = in.ops[0];
+  bool dWord = d.kind == OperandKind::VReg && (d.width == 1 || d.sub != ori::kWholeReg) &&
+               d.cls == RegClass::R;
+  auto u = in.uses();
+  switch (in.op) {
+  case Opcode::MOV:
+    if (in.mods.empty() && u.size() == 1 && u[0].kind == OperandKind::VReg &&
+        d.kind == OperandKind::VReg && u[0].cls == d.cls && u[0].reg == d.reg &&
+        u[0].sub == d.sub && u[0].width == d.width && (u[0].mods & ~ori::OM_REUSE) == 0)
+      erase = true;
+    return std::nullopt;
+  case Opcode::IADD3: {
+    if (!in.mods.empty() || in.numDefs != 1 || u.size() != 3 || !dWord)
+      return std::nullopt;
+    auto a = addTerm(u[0]), b = addTerm(u[1]), c = addTerm(u[2]);
+    if (a && b && c) {
+      makeMov(in, Operand::intImm(*a + *b + *c));
+      return std::nullopt;
+    }
+    // x + 0 + 0 -> x
+    for (unsigned k = 0; k < 3; ++k) {
+      if (!plainRegOrCell(u[k]) || u[k].cls != RegClass::R)
+        continue;
+      bool restZero = true;
+      for (unsigned m = 0; m < 3; ++m)
+        if (m != k) {
+          auto t = addTerm(u[m]);
+          restZero &= t && *t == 0;
+        }
+      if (restZero) {
+        makeMov(in, u[k]);
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  case Opcode::IMAD: {
+    if (!in.mods.empty() || in.numDefs != 1 || u.size() != 3 || !dWord)
+      return std::nullopt;
+    auto a = intConst(u[0]), b = intConst(u[1]), c = intConst(u[2]);
+    if (a && b && c) {
+      makeMov(in, Operand::intImm(*a * *b + *c));
+      return std::nullopt;
+    }
+    // x * 0 + c -> c ; x * 1 + 0 -> x
+    if (((a && *a == 0) || (b && *b == 0)) && (c || plainRegOrCell(u[2]))) {
+      makeMov(in, c ? Operand::intImm(*c) : u[2]);
+      return std::nullopt;
+    }
+    if (c && *c == 0) {
+      if (b && *b == 1 && plainRegOrCell(u[0]) && u[0].cls == RegClass::R) {
+        makeMov(in, u[0]);
+        return std::nullopt;
+      }
+      if (a && *a == 1 && plainRegOrCell(u[1]) && u[1].cls == RegClass::R) {
+        makeMov(in, u[1]);
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  case Opcode::LOP3: {
+    // LOP3.LUT d, a, b, c, lut, !PT (no predicate result)
+    if (in.mods.size() != 1 || in.mods[0] != Modifier::LUT || in.numDefs != 1 || u.size() != 5 ||
+        !dWord || u[3].kind != OperandKind::Imm || predConst(u[4]) != false)
+      return std::nullopt;
+    auto lut = static_cast<uint8_t>(u[3].imm);
+    auto a = intConst(u[0]), b = intConst(u[1]), c = intConst(u[2]);
+    if (a && b && c) {
+      makeMov(in, Operand::intImm(lop3Eval(*a, *b, *c, lut)));
+      return std::nullopt;
+    }
+    // One register input, the others constant: the LUT is bitwise, so probing the input
+    // with all zeros and all ones decides it: a constant function becomes a MOV of the
+    // constant, the identity a MOV of the input.
+    std::optional<uint32_t> cs[3] = {a, b, c};
+    for (unsigned k = 0; k < 3; ++k) {
+      if (!plainRegOrCell(u[k]) || u[k].cls != RegClass::R)
+        continue;
+      bool others = true;
+      for (unsigned m = 0; m < 3; ++m)
+        if (m != k)
+          others &= cs[m].has_value();
+      if (!others)
+        continue;
+      uint32_t x0[3], x1[3];
+      for (unsigned m = 0; m < 3; ++m)
+        x0[m] = x1[m] = m == k ? 0u : *cs[m];
+      x1[k] = 0xFFFFFFFFu;
+      uint32_t r0 = lop3Eval(x0[0], x0[1], x0[2], lut);
+      uint32_t r1 = lop3Eval(x1[0], x1[1], x1[2], lut);
+      if (r0 == 0 && r1 == 0xFFFFFFFFu) {
+        makeMov(in, u[k]);
+        return std::nullopt;
+      }
+      if (r0 == r1) {
+        makeMov(in, Operand::intImm(r0));
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  case Opcode::SEL: {
+    if (!in.mods.empty() || in.numDefs != 1 || u.size() != 3 || !dWord)
+      return std::nullopt;
+    if (std::optional<bool> p = predConst(u[2])) {
+      makeMov(in, *p ? u[0] : u[1]);
+      return std::nullopt;
+    }
+    if (u[0] == u[1] && (u[0].mods & ~ori::OM_REUSE) == 0) {
+      makeMov(in, u[0]);
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  case Opcode::ISETP: {
+    // ISETP.<cmp>[.U32].AND p, PT, a, b, PT with constant a, b (or a == b).
+    if (in.numDefs != 2 || u.size() != 3 || in.ops[0].kind != OperandKind::VReg ||
+        in.ops[0].cls != RegClass::P || !(in.ops[1].isFixed()) || predConst(u[2]) != true)
+      return std::nullopt;
+    bool uns = false, andOk = false;
+    std::optional<Modifier> cmp;
+    for (Modifier m : in.mods) {
+      if (m == Modifier::U32)
+        uns = true;
+      else if (m == Modifier::AND)
+        andOk = true;
+      else if (m == Modifier::LT || m == Modifier::LE || m == Modifier::GT || m == Modifier::GE ||
+               m == Modifier::EQ || m == Modifier::NE)
+        cmp = m;
+      else
+        return std::nullopt;
+    }
+    if (!andOk || !cmp)
+      return std::nullopt;
+    auto a = intConst(u[0]), b = intConst(u[1]);
+    std::optional<bool> r;
+    if (a && b) {
+      int64_t x = uns ? int64_t(*a) : int64_t(int32_t(*a));
+      int64_t y = uns ? int64_t(*b) : int64_t(int32_t(*b));
+      switch (*cmp) {
+      case Modifier::LT: r = x < y; break;
+      case Modifier::LE: r = x <= y; break;
+      case Modifier::GT: r = x > y; break;
+      case Modifier::GE: r = x >= y; break;
+      case Modifier::EQ: r = x == y; break;
+      case Modifier::NE: r = x != y; break;
+      default: break;
+      }
+    } else if (plainRegOrCell(u[0]) && u[0] == u[1]) {
+      r = *cmp == Modifier::LE || *cmp == Modifier::GE || *cmp == Modifier::EQ;
+    }
+    if (!r)
+      return std::nullopt;
+    return std::make_pair(cellOf(RegClass::P, in.ops[0].reg, 0), *r);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Rewrites one block with its entry facts.
+void rewriteBlock(GoCtx &ctx, ori::Block &blk, Facts &fs) {
+  const bool apply = true;
+  std::vector<Instr> out;
+  out.reserve(blk.instrs.size());
+  for (Instr &orig : blk.instrs) {
+    Instr in = orig;
+    if (!untouchable(in)) {
+      const ori::OpcodeInfo &info = in.info();
+      auto uses = in.uses();
+      for (unsigned i = 0; i < uses.size(); ++i) {
+        OperandSlot slot = i < info.useSlots.size() && i < info.maxUses ? info.useSlots[i]
+                                                                       : OperandSlot::Imm;
+        if (uses[i].kind == OperandKind::Mem) {
+          Operand base = uses[i].memBase();
+          if (base.kind == OperandKind::VReg && base.sub == ori::kWholeReg) {
+            Instr probe(Opcode::MOV);
+            probe.addUse(base);
+            if (auto r = replacement(ctx, fs, probe, 0, OperandSlot::GPR);
+                r && r->kind == OperandKind::VReg && r->width == base.width) {
+              Operand m = Operand::mem(*r, uses[i].memOffset(), uses[i].memDesc());
+              m.mods |= uses[i].mods & ~(ori::OM_MEMBASE_V | ori::OM_MEMBASE_P);
+              uses[i] = m;
+            }
+          }
+          continue;
+        }
+        if (auto r = replacement(ctx, fs, in, i, slot))
+          uses[i] = *r;
+      }
+      // Guard.
+      if (in.guard.kind == OperandKind::VReg) {
+        if (auto c = singleCell(in.guard)) {
+          auto it = fs.val.find(*c);
+          if (it != fs.val.end()) {
+            if (auto pc = predConst(it->second))
+              in.guard = predOperand(in.guard.cls, *pc != bool(in.guard.mods & ori::OM_NOT));
+            else if (it->second.kind == OperandKind::VReg && it->second.cls == in.guard.cls) {
+              Operand g = it->second;
+              g.mods = in.guard.mods;
+              in.guard = g;
+            }
+          }
+        }
+      }
+    }
+    bool erase = false;
+    std::optional<std::pair<Cell, bool>> predFact;
+    if (!untouchable(in))
+      predFact = foldInstr(in, erase);
+    if (erase) {
+      // Deleting a MOV x, x or a never-executed instruction defines nothing.
+      continue;
+    }
+    transfer(in, fs);
+    if (predFact)
+      fs.set(predFact->first, predOperand(RegClass::P, predFact->second));
+    if (apply) {
+      if (!(in.ops == orig.ops) || !(in.guard == orig.guard) || in.op != orig.op)
+        ++ctx.changes;
+      out.push_back(std::move(in));
+    }
+  }
+  if (apply) {
+    if (out.size() != blk.instrs.size())
+      ctx.changes += static_cast<unsigned>(blk.instrs.size() - out.size());
+    blk.instrs = std::move(out);
+  }
+}
+
+void propagate(GoCtx &ctx) {
+  ori::Function &f = ctx.f;
+  ori::buildCFG(f);
+  std::vector<uint32_t> rpo = ori::computeRPO(f);
+  std::vector<std::optional<FactVec>> outF(f.blocks.size()); // nullopt = TOP (not yet seen)
+  auto entryFacts = [&](uint32_t b) {
+    FactVec in;
+    bool first = true;
+    if (b == 0)
+      return in;
+    for (uint32_t p : f.blocks[b].preds) {
+      if (!outF[p])
+        continue; // TOP
+      in = first ? *outF[p] : intersect(in, *outF[p]);
+      first = false;
+    }
+    return in;
+  };
+  // Analysis: iterate to the fixed point without changing the code.
+  for (unsigned iter = 0; iter < 50; ++iter) {
+    bool changed = false;
+    for (uint32_t b : rpo) {
+      Facts fs;
+      fs.load(entryFacts(b));
+      for (const Instr &in : f.blocks[b].instrs)
+        transfer(in, fs);
+      FactVec o = fs.save();
+      if (!outF[b] || *outF[b] != o) {
+        outF[b] = std::move(o);
+        changed = true;
+      }
+    }
+    if (!changed)
+      break;
+  }
+  // Rewrite with the entry facts of the fixed point.
+  std::vector<FactVec> entries(f.blocks.size());
+  for (uint32_t b : rpo)
+    entries[b] = entryFacts(b);
+  for (uint32_t b : rpo) {
+    Facts fs;
+    fs.load(entries[b]);
+    rewriteBlock(ctx, f.blocks[b], fs);
+  }
+}
+
+// ---- 3. Coalescing ----------------------------------------------------------------------
+
+bool reads(const Instr &in, RegClass c, uint32_t r) {
+  for (const Operand &u : in.uses())
+    for (const Operand &v : u.vregs())
+      if (v.cls == c && v.reg == r)
+        return true;
+  if (in.guard.kind == OperandKind::VReg && in.guard.cls == c && in.guard.reg == r)
+    return true;
+  return false;
+}
+bool writes(const Instr &in, RegClass c, uint32_t r) {
+  for (const Operand &d : in.defs())
+    if (d.kind == OperandKind::VReg && d.cls == c && d.reg == r)
+      return true;
+  return false;
+}
+
+void coalesceBlock(GoCtx &ctx, std::vector<Instr> &ins) {
+  ori::Function &f = ctx.f;
+  for (size_t j = 0; j < ins.size(); ++j) {
+    Instr &mv = ins[j];
+    if (mv.op != Opcode::MOV || !mv.mods.empty() || mv.isGuarded() || mv.numDefs != 1)
+      continue;
+    const Operand x = mv.ops[0], t = mv.ops[1];
+    if (x.kind != OperandKind::VReg || t.kind != OperandKind::VReg || t.mods != 0 ||
+        t.cls != x.cls || t.width != 1 || t.sub != ori::kWholeReg)
+      continue;
+    if (!(x.width == 1 || x.sub != ori::kWholeReg) || x.reg == t.reg)
+      continue;
+    const ori::RegInfo &ti = f.regInfo(t.cls, t.reg);
+    if (ti.defCount != 1 || ti.useCount != 1)
+      continue;
+    size_t d = j;
+    bool found = false;
+    while (d-- > 0) {
+      if (writes(ins[d], t.cls, t.reg)) {
+        found = true;
+        break;
+      }
+    }
+    if (!found)
+      continue;
+    Instr &w = ins[d];
+    if (w.isGuarded() || untouchable(w) || w.ops[0].kind != OperandKind::VReg ||
+        !(w.ops[0] == t))
+      continue; // only the first definition slot, written whole
+    bool clash = false;
+    for (size_t k = d + 1; k < j && !clash; ++k)
+      clash = reads(ins[k], x.cls, x.reg) || writes(ins[k], x.cls, x.reg);
+    // The defining instruction must not also write x through another result.
+    for (unsigned k = 1; k < w.numDefs && !clash; ++k)
+      clash = w.ops[k].kind == OperandKind::VReg && w.ops[k].cls == x.cls && w.ops[k].reg == x.reg;
+    if (clash)
+      continue;
+    // Reading x in w itself is fine (sources are read before the result is written) for a
+    // width-1 x; a component x of a pair read whole by w is left alone.
+    if (x.sub != ori::kWholeReg && reads(w, x.cls, x.reg))
+      continue;
+    Operand nd = x;
+    nd.mods = t.mods;
+    w.ops[0] = nd;
+    ins.erase(ins.begin() + static_cast<long>(j));
+    --j;
+    ++ctx.changes;
+  }
+}
+
+// ---- 4. Partial CSE ---------------------------------------------------------------------
+
+bool cseCandidate(const Instr &in) {
+  const ori::OpcodeInfo &info = in.info();
+  if (info.has(ori::OF_SIDE) || info.has(ori::OF_ST) || info.has(ori::OF_BAR) ||
+      info.has(ori::OF_BR) || info.has(ori::OF_TERM) || in.hasFlag(ori::IF_Volatile_bit))
+    return false;
+  if (in.isGuarded() || in.numDefs != 1 || in.ops[0].kind != OperandKind::VReg ||
+      in.ops[0].sub != ori::kWholeReg)
+    return false;
+  for (const Operand &o : in.ops)
+    if (o.kind == OperandKind::PReg && !o.isFixed())
+      return false; // physical registers (R1, ABI) are not tracked
+  // Memory loads may see stores in between; only constant-bank loads are pure.
+  if (info.has(ori::OF_LD) && in.op != Opcode::LDC)
+    return false;
+  if (in.op == Opcode::S2R || in.op == Opcode::CS2R || in.op == Opcode::S2UR) {
+    const Operand &s = in.uses()[0];
+    if (s.kind != OperandKind::SReg)
+      return false;
+    auto r = static_cast<ori::SpecialReg>(s.reg);
+    return r == ori::SpecialReg::TID_X || r == ori::SpecialReg::TID_Y ||
+           r == ori::SpecialReg::TID_Z || r == ori::SpecialReg::CTAID_X ||
+           r == ori::SpecialReg::CTAID_Y || r == ori::SpecialReg::CTAID_Z ||
+           r == ori::SpecialReg::LANEID;
+  }
+  switch (in.op) {
+  case Opcode::MOV: case Opcode::VOTE: case Opcode::SHFL: case Opcode::MATCH:
+  case Opcode::ELECT: case Opcode::REDUX: case Opcode::B2R: case Opcode::VOTEU:
+  case Opcode::NOP:
+    return false; // copies are propagation's; warp-level results depend on the active mask
+  default:
+    return true;
+  }
+}
+
+void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
+  for (size_t j = 0; j < ins.size(); ++j) {
+    Instr &in = ins[j];
+    if (!cseCandidate(in))
+      continue;
+    const Operand r = in.ops[0];
+    for (size_t k = j; k-- > 0;) {
+      const Instr &e = ins[k];
+      // Stop at a redefinition of our sources or of the earlier result's register.
+      if (e.op == in.op && e.mods == in.mods && e.numDefs == 1 && !e.isGuarded() &&
+          e.ops.size() == in.ops.size() && e.ops[0].kind == OperandKind::VReg &&
+          e.ops[0].sub == ori::kWholeReg && e.ops[0].width == r.width && e.ops[0].cls == r.cls &&
+          std::equal(e.ops.begin() + 1, e.ops.end(), in.ops.begin() + 1) &&
+          !reads(e, e.ops[0].cls, e.ops[0].reg)) {
+        bool ok = !sourcesClobbered(ins, k + 1, j, in.uses());
+        for (size_t m = k + 1; m < j && ok; ++m)
+          ok = !writes(ins[m], e.ops[0].cls, e.ops[0].reg);
+        if (ok && r.width == 1) {
+          Operand src = e.ops[0];
+          makeMov(in, src);
+          ++ctx.changes;
+        }
+        break;
+      }
+      if (j - k > 64)
+        break; // bounded window
+    }
+  }
+}
+
+void generalOptimize(ori::Function &f, PhaseContext &pc, bool cse) {
+  GoCtx ctx{f, pc.target->arch().sm, cse};
+  for (unsigned round = 0; round < 3; ++round) {
+    ctx.changes = 0;
+    f.recomputeRegTable();
+    for (ori::Block &b : f.blocks)
+      combineBlock(ctx, b.instrs);
+    if (cse)
+      for (ori::Block &b : f.blocks)
+        cseBlock(ctx, b.instrs);
+    propagate(ctx);
+    ctx.changes += removeDeadCode(f);
+    f.recomputeRegTable();
+    for (ori::Block &b : f.blocks)
+      coalesceBlock(ctx, b.instrs);
+    f.recomputeRegTable();
+    if (ctx.changes == 0)
+      break;
+  }
+  ori::buildCFG(f);
+  f.recomputeRegTable();
+}
+
+} // namespace
+
+void runGeneralOptimizeEarly(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, false); }
+void runGeneralOptimize(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, true); }
+void runGeneralOptimizeLate(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, true); }
+void runGeneralOptimizeLate2(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, true); }
+
+} // namespace ptxmini
