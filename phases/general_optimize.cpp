@@ -113,14 +113,29 @@ bool isRZ(const Operand &o) {
   return o.kind == OperandKind::PReg && o.isFixed() &&
          (o.cls == RegClass::R || o.cls == RegClass::UR);
 }
-/// Integer value of an operand that is a known constant: an Imm or RZ/URZ (no modifiers).
-std::optional<uint32_t> intConst(const Operand &o) {
+using ValueMap = llvm::DenseMap<Cell, Operand>;
+
+/// Integer value (bits) of an operand that is a known constant: an Imm, RZ/URZ, or (with
+/// `facts`) a register cell whose available value is one; no modifiers.
+std::optional<uint32_t> intConst(const Operand &o, const ValueMap *facts = nullptr) {
   if (o.mods & ~ori::OM_REUSE)
     return std::nullopt;
   if (o.kind == OperandKind::Imm)
     return static_cast<uint32_t>(o.imm);
   if (isRZ(o))
     return 0u;
+  if (facts && o.kind == OperandKind::VReg) {
+    if (std::optional<Cell> c = singleCell(o)) {
+      auto it = facts->find(*c);
+      if (it != facts->end()) {
+        const Operand &v = it->second;
+        if (v.kind == OperandKind::Imm || v.kind == OperandKind::FImm32)
+          return static_cast<uint32_t>(v.imm);
+        if (isRZ(v))
+          return 0u;
+      }
+    }
+  }
   return std::nullopt;
 }
 /// A known predicate: PT (true) / !PT (false).
@@ -605,15 +620,17 @@ void makeMov(Instr &in, const Operand &src) {
   ori::spellImmediates(in);
 }
 
-/// A constant for integer folding: an Imm/RZ operand, honouring a negation (IADD3).
-std::optional<uint32_t> addTerm(const Operand &o) {
-  if (o.kind == OperandKind::Imm && (o.mods & ~ori::OM_REUSE) == 0)
-    return static_cast<uint32_t>(o.imm);
-  if (isRZ(o) && (o.mods & ~(ori::OM_REUSE | ori::OM_NEG)) == 0)
-    return 0u;
-  if (o.kind == OperandKind::Imm && (o.mods & ~ori::OM_REUSE) == ori::OM_NEG)
-    return 0u - static_cast<uint32_t>(o.imm);
-  return std::nullopt;
+/// A constant for integer folding: a known constant (see intConst), honouring a negation
+/// (IADD3's `-x`).
+std::optional<uint32_t> addTerm(const Operand &o, const ValueMap *facts) {
+  Operand plain = o;
+  plain.mods &= static_cast<uint8_t>(~(ori::OM_REUSE | ori::OM_NEG));
+  if (plain.mods)
+    return std::nullopt;
+  std::optional<uint32_t> v = intConst(plain, facts);
+  if (v && (o.mods & ori::OM_NEG))
+    return 0u - *v;
+  return v;
 }
 bool plainRegOrCell(const Operand &o) {
   return o.kind == OperandKind::VReg && (o.mods & ~ori::OM_REUSE) == 0 && singleCell(o);
@@ -621,7 +638,8 @@ bool plainRegOrCell(const Operand &o) {
 
 /// Folds `in` (its sources already rewritten). Returns false when the instruction is to be
 /// deleted. May record predicate facts in `fs` (applied after transfer by the caller).
-std::optional<std::pair<Cell, bool>> foldInstr(Instr &in, bool &erase) {
+std::optional<std::pair<Cell, bool>> foldInstr(Instr &in, bool &erase, const ValueMap *fv,
+                                               unsigned sm) {
   erase = false;
   // Guards.
   if (std::optional<bool> g = in.guard.kind == OperandKind::None ? std::nullopt
@@ -648,32 +666,45 @@ std::optional<std::pair<Cell, bool>> foldInstr(Instr &in, bool &erase) {
   case Opcode::IADD3: {
     if (!in.mods.empty() || in.numDefs != 1 || u.size() != 3 || !dWord)
       return std::nullopt;
-    auto a = addTerm(u[0]), b = addTerm(u[1]), c = addTerm(u[2]);
-    if (a && b && c) {
-      makeMov(in, Operand::intImm(*a + *b + *c));
+    // Sum the known terms; what is left is at most three registers plus one immediate.
+    uint32_t sum = 0;
+    llvm::SmallVector<Operand, 3> regs;
+    for (unsigned k = 0; k < 3; ++k) {
+      if (std::optional<uint32_t> t = addTerm(u[k], fv))
+        sum += *t;
+      else
+        regs.push_back(u[k]);
+    }
+    if (regs.empty()) {
+      makeMov(in, Operand::intImm(sum));
       return std::nullopt;
     }
-    // x + 0 + 0 -> x
-    for (unsigned k = 0; k < 3; ++k) {
-      if (!plainRegOrCell(u[k]) || u[k].cls != RegClass::R)
-        continue;
-      bool restZero = true;
-      for (unsigned m = 0; m < 3; ++m)
-        if (m != k) {
-          auto t = addTerm(u[m]);
-          restZero &= t && *t == 0;
-        }
-      if (restZero) {
-        makeMov(in, u[k]);
-        return std::nullopt;
-      }
+    if (regs.size() == 1 && sum == 0 && plainRegOrCell(regs[0]) && regs[0].cls == RegClass::R) {
+      makeMov(in, regs[0]);
+      return std::nullopt;
     }
+    if (regs.size() == 3)
+      return std::nullopt;
+    // Rebuild as IADD3 r0, (imm | r1), (r1 | RZ) when that has fewer register reads.
+    unsigned constRegs = 0;
+    for (unsigned k = 0; k < 3; ++k)
+      constRegs += u[k].kind == OperandKind::VReg && addTerm(u[k], fv).has_value();
+    if (constRegs == 0)
+      return std::nullopt;
+    Instr n = in;
+    n.ops.resize(1);
+    n.addUse(regs[0]);
+    n.addUse(sum ? Operand::intImm(sum) : Operand::fixed(RegClass::R));
+    n.addUse(regs.size() > 1 ? regs[1] : Operand::fixed(RegClass::R));
+    ori::spellImmediates(n);
+    if (enc::canEncode(n, sm))
+      in = n;
     return std::nullopt;
   }
   case Opcode::IMAD: {
     if (!in.mods.empty() || in.numDefs != 1 || u.size() != 3 || !dWord)
       return std::nullopt;
-    auto a = intConst(u[0]), b = intConst(u[1]), c = intConst(u[2]);
+    auto a = intConst(u[0], fv), b = intConst(u[1], fv), c = intConst(u[2], fv);
     if (a && b && c) {
       makeMov(in, Operand::intImm(*a * *b + *c));
       return std::nullopt;
@@ -701,7 +732,7 @@ std::optional<std::pair<Cell, bool>> foldInstr(Instr &in, bool &erase) {
         !dWord || u[3].kind != OperandKind::Imm || predConst(u[4]) != false)
       return std::nullopt;
     auto lut = static_cast<uint8_t>(u[3].imm);
-    auto a = intConst(u[0]), b = intConst(u[1]), c = intConst(u[2]);
+    auto a = intConst(u[0], fv), b = intConst(u[1], fv), c = intConst(u[2], fv);
     if (a && b && c) {
       makeMov(in, Operand::intImm(lop3Eval(*a, *b, *c, lut)));
       return std::nullopt;
@@ -769,7 +800,7 @@ std::optional<std::pair<Cell, bool>> foldInstr(Instr &in, bool &erase) {
     }
     if (!andOk || !cmp)
       return std::nullopt;
-    auto a = intConst(u[0]), b = intConst(u[1]);
+    auto a = intConst(u[0], fv), b = intConst(u[1], fv);
     std::optional<bool> r;
     if (a && b) {
       int64_t x = uns ? int64_t(*a) : int64_t(int32_t(*a));
@@ -844,7 +875,7 @@ void rewriteBlock(GoCtx &ctx, ori::Block &blk, Facts &fs) {
     bool erase = false;
     std::optional<std::pair<Cell, bool>> predFact;
     if (!untouchable(in))
-      predFact = foldInstr(in, erase);
+      predFact = foldInstr(in, erase, &fs.val, ctx.sm);
     if (erase) {
       // Deleting a MOV x, x or a never-executed instruction defines nothing.
       continue;
