@@ -77,6 +77,13 @@ uint32_t Exec::sreg(int lane, const Operand& o) const {
   if (n == "SR_VIRTCFG") return 64u << 8;
   if (n.rfind("SR_PM", 0) == 0) return 0;  // performance counters: nothing counted here
   if (n == "SR_SMEMSZ") return 228u * 1024;  // GUESS: sm_90's shared memory per SM
+  // The lowest local-window address the stack may grow down to. ptxas (-O0 and wherever a
+  // kernel has a stack frame) checks "SP >= SR_LMEMHIOFF, else BPT.TRAP" after moving R1 down
+  // (seen in ptxas 13.0's code). This emulator's local window of a thread starts at 0 and its
+  // stack pointer starts at the top (c[0x0][0x28]), so the bound is 0; GUESS for the exact
+  // meaning of the register on hardware. An access below the window still traps as out of
+  // bounds.
+  if (n == "SR_LMEMHIOFF") return 0;
   trap("special register " + n + " is not modelled");
 }
 
