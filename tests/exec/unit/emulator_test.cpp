@@ -68,6 +68,18 @@ TEST(Emulator, StackCheckAgainstLmemHiOff) {
   EXPECT_EQ(r.out[0] % 16, 0u);
 }
 
+// A NaN float immediate keeps the bits the loader gives it ("-QNAN(0x...)"): ptxas's max.f64
+// x, -DBL_MAX selects the high word 0xffefffff with "FSEL R2, R2, -QNAN, P0" (nvdisasm and
+// our decoder print no payload); the select must pass 0xffefffff on, not the canonical NaN.
+TEST(Emulator, NanImmediateKeepsItsBits) {
+  EmuRun r({"FSEL R4, RZ, -QNAN(0xffefffff), !PT ;", "FSEL R5, RZ, -QNAN, !PT ;",
+            "LDC.64 R2, c[0x0][0x210] ;", "STG.E.64 desc[UR4][R2.64], R4 ;", "EXIT ;"},
+           1, 2);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0xffefffffu);
+  EXPECT_EQ(r.out[1], 0xffc00000u);  // without bits: the canonical negative quiet NaN
+}
+
 // Divergent loop: thread t iterates t times; BSSY/BSYNC reconverge before a warp-wide vote.
 TEST(Emulator, DivergentLoopReconverges) {
   EmuRun r({"S2R R0, SR_TID.X ;",                      // 0x00
