@@ -227,6 +227,11 @@ def main():
                 print("seed %d: FAIL\n  %s" % (seed, detail.replace("\n", "\n  ")), flush=True)
             elif not a.quiet:
                 print("seed %d: ok" % seed, flush=True)
+            done = sum(counts.values())
+            if done % 100 == 0 and done < len(seeds):
+                # A long run stopped early still accounts for what it ran.
+                print("progress: %d of %d: %d passed, %d failed, %d skipped, ptxas -O3 != -O0 %d, not run %d"
+                      % (done, len(seeds), counts["pass"], counts["fail"], counts["skip"], o3n, o3trap), flush=True)
     print("programs run: %d; skipped: %d; mismatches involving ptxas-mini: %d; ptxas -O3 != ptxas -O0: %d"
           " (ptxas -O3 not compared, the emulator cannot run its cubin: %d)"
           % (counts["pass"] + counts["fail"], counts["skip"], counts["fail"], o3n, o3trap))
