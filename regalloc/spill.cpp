@@ -316,7 +316,15 @@ bool insertSpillCode(ori::Function &f, const Target &t,
           replace(o, c, n, tmp);
         }
         replace(in.guard, c, n, tmp);
+        // The stores go under the instruction's guard, unless the instruction rewrites its own
+        // guard register (`@P0 ISETP P0, P6, ...`): the stores would then test the new value
+        // and drop a write made under the old one. Unguarded they are right too, since a
+        // guarded write loaded the old value into its temporaries first. Found by tests/fuzz
+        // (seed 36: @%p0 setp.le.xor.s64 %p0|%p2, ... with %p2 spilled).
         Operand guard = in.guard;
+        for (unsigned k = 0; k < in.numDefs && in.isGuarded(); ++k)
+          if (in.ops[k].kind == guard.kind && in.ops[k].cls == guard.cls && in.ops[k].reg == guard.reg)
+            guard = Operand{};
         out.push_back(std::move(in));
         for (const auto &[v, sub] : stored) {
           uint32_t at = slot + (sub == ori::kWholeReg ? 0 : 4u * sub);

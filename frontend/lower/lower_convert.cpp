@@ -117,6 +117,29 @@ struct Cvt {
 
   // ---- int -> int ------------------------------------------------------------------------
 
+  /// Writes a result of a destination type of at most 32 bits, held in the low bits of v, to
+  /// d: truncated to the type and extended by its signedness to the whole register, 32 or 64
+  /// bits (PTX: a destination register wider than the type is sign-extended for signed types,
+  /// zero-extended otherwise; HW: ptxas 13.0 gives cvt.s8.s32 %r -> 0xfffffff0 for 0xf0 and
+  /// cvt.u8.u32 %rd -> upper word 0). Found by tests/fuzz (seed 20: cvt.sat.u8.s16 %rd kept
+  /// the upper word of %rd).
+  void writeNarrow(const Operand &v) {
+    unsigned db = bitsOf(dt);
+    Operand x = db < 32 ? extended32(v, dt) : v;
+    if (d.width < 2) {
+      mov(d, x);
+      return;
+    }
+    mov(component(d, 0), x);
+    if (isSigned(dt)) {
+      Operand h = r();
+      ctx.emit(Opcode::SHF, {Modifier::R, Modifier::S32, Modifier::HI}, {h}, {RZ(), imm(31), x});
+      mov(component(d, 1), h);
+    } else {
+      mov(component(d, 1), imm(0));
+    }
+  }
+
   bool intToInt() {
     if (m.rnd != Rnd::None || m.ftz)
       return ctx.unsupported(in, "A rounding or .ftz modifier of '" + in.fullOpcode() + "'");
@@ -148,9 +171,8 @@ struct Cvt {
         }
         return true;
       }
-      Operand out = db == 64 ? component(d, 0) : d;
       if (!m.sat) {
-        mov(out, lo);
+        writeNarrow(lo);
         return true;
       }
       // The value fits the 32-bit view the clamp works on (a signed destination: hi is the
@@ -173,13 +195,15 @@ struct Cvt {
         mov(big, uimm(dmax));
       }
       Operand c = clamp32(lo, loSigned, dmin, dmax);
-      mov(out, sel(c, big, fits));
+      writeNarrow(sel(c, big, fits));
       return true;
     }
     // Sources of at most 32 bits. HW: ptxas saturates an s32 to 8/16 bits with
-    // I2I.<dst>.S32.SAT.
+    // I2I.<dst>.S32.SAT (its result is the saturated value extended to 32 bits).
     if (m.sat && sb == 32 && ss && db <= 16) {
-      ctx.emit(Opcode::I2I, {intMod(dt), Modifier::S32, Modifier::SAT}, {d}, {a});
+      Operand v = r();
+      ctx.emit(Opcode::I2I, {intMod(dt), Modifier::S32, Modifier::SAT}, {v}, {a});
+      writeNarrow(v);
       return true;
     }
     Operand v = extended32(a, st);
@@ -197,7 +221,7 @@ struct Cvt {
       }
       return true;
     }
-    mov(d, v);
+    writeNarrow(v);
     return true;
   }
 

@@ -237,13 +237,18 @@ bool lowerMinMax(LowerCtx &ctx, const ptx::Instruction &in, bool isMin) {
   }
   // f64, as ptxas 13.0 selects it (HW: `min.f64` gives DSETP.MIN.AND P0, P1, a, b, PT; the
   // halves selected on P0; with P1 (both NaN) the high word is b's with the quiet bit set).
-  for (unsigned k = 0; k < 2; ++k)
-    if (s[k].kind != ori::OperandKind::VReg)
-      return ctx.unsupported(in, "An immediate operand of '" + in.fullOpcode() + "'");
   // The temporaries are computed unguarded (a guarded definition would keep them live from
   // the function entry); only the writes of d carry the PTX guard.
   Operand saved = ctx.curGuard;
   ctx.curGuard = {};
+  // An immediate operand goes through a register pair (two MOVs): DSETP takes only the upper
+  // 32 bits of a double immediate and the SELs need both words. Found by tests/fuzz (the
+  // generator clamps every f64 with max.f64 x, -DBL_MAX before storing it).
+  for (unsigned k = 0; k < 2; ++k)
+    if (s[k].kind == ori::OperandKind::FImm64)
+      s[k] = inReg64(ctx, s[k]);
+    else if (s[k].kind != ori::OperandKind::VReg)
+      return ctx.unsupported(in, "An immediate operand of '" + in.fullOpcode() + "'");
   Operand pa = ctx.temp(RegClass::P), pn = ctx.temp(RegClass::P);
   ctx.emit(Opcode::DSETP, {isMin ? Modifier::MIN : Modifier::MAX, Modifier::AND}, {pa, pn},
            {s[0], s[1], PT()});

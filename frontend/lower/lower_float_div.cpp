@@ -411,22 +411,6 @@ bool ieeeMods(LowerCtx &ctx, const ptx::Instruction &in, bool allowFtz, FloatMod
   return true;
 }
 
-Operand inReg64(LowerCtx &ctx, const Operand &o) {
-  if (o.kind == ori::OperandKind::VReg && !(o.mods & (ori::OM_NEG | ori::OM_ABS)))
-    return o;
-  // Immediates (and nothing else reaches here) go through a register pair.
-  Operand t = ctx.temp(RegClass::R, 2);
-  if (o.kind == ori::OperandKind::FImm64) {
-    uint64_t bits = static_cast<uint64_t>(o.imm);
-    ctx.emit(Opcode::MOV, {}, {component(t, 0)}, {imm(static_cast<uint32_t>(bits))});
-    ctx.emit(Opcode::MOV, {}, {component(t, 1)}, {imm(static_cast<uint32_t>(bits >> 32))});
-  } else {
-    ctx.emit(Opcode::MOV, {}, {component(t, 0)}, {component(o, 0)});
-    ctx.emit(Opcode::MOV, {}, {component(t, 1)}, {component(o, 1)});
-  }
-  return t;
-}
-
 Operand inReg32(LowerCtx &ctx, const Operand &o) {
   if (o.kind == ori::OperandKind::VReg)
     return o;

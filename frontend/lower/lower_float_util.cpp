@@ -69,6 +69,22 @@ bool isBf16Type(ptx::ScalarType t) {
 
 Operand f32Imm(float f) { return Operand::fimm32(std::bit_cast<uint32_t>(f)); }
 
+Operand inReg64(LowerCtx &ctx, const Operand &o) {
+  if (o.kind == ori::OperandKind::VReg && !(o.mods & (ori::OM_NEG | ori::OM_ABS)))
+    return o;
+  // Immediates (and nothing else reaches here) go through a register pair.
+  Operand t = ctx.temp(ori::RegClass::R, 2);
+  if (o.kind == ori::OperandKind::FImm64) {
+    uint64_t bits = static_cast<uint64_t>(o.imm);
+    ctx.emit(ori::Opcode::MOV, {}, {component(t, 0)}, {imm(static_cast<uint32_t>(bits))});
+    ctx.emit(ori::Opcode::MOV, {}, {component(t, 1)}, {imm(static_cast<uint32_t>(bits >> 32))});
+  } else {
+    ctx.emit(ori::Opcode::MOV, {}, {component(t, 0)}, {component(o, 0)});
+    ctx.emit(ori::Opcode::MOV, {}, {component(t, 1)}, {component(o, 1)});
+  }
+  return t;
+}
+
 Operand floatSource(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &op,
                     unsigned bits) {
   if (op.is<ptx::FloatOperand>()) {

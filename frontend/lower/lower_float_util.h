@@ -66,6 +66,9 @@ inline ori::Operand simm(int64_t v) {
 }
 inline ori::Operand uimm(int64_t v) { return ori::Operand::intImm(static_cast<uint32_t>(v)); }
 ori::Operand f32Imm(float f);
+/// A 64-bit source in a register pair: a register without modifiers as it is, an f64
+/// immediate through two MOVs into a fresh pair (callers pass nothing else).
+ori::Operand inReg64(LowerCtx &ctx, const ori::Operand &o);
 /// The f64 immediate with these bits (encodable in DADD/DMUL/DFMA/DSETP only when the low
 /// 32 bits are zero; LegalizeOperands moves it into registers otherwise).
 inline ori::Operand f64Bits(uint64_t bits) { return ori::Operand::fimm64(bits); }

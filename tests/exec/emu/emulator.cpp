@@ -77,6 +77,13 @@ uint32_t Exec::sreg(int lane, const Operand& o) const {
   if (n == "SR_VIRTCFG") return 64u << 8;
   if (n.rfind("SR_PM", 0) == 0) return 0;  // performance counters: nothing counted here
   if (n == "SR_SMEMSZ") return 228u * 1024;  // GUESS: sm_90's shared memory per SM
+  // The lowest local-window address the stack may grow down to. ptxas (-O0 and wherever a
+  // kernel has a stack frame) checks "SP >= SR_LMEMHIOFF, else BPT.TRAP" after moving R1 down
+  // (seen in ptxas 13.0's code). This emulator's local window of a thread starts at 0 and its
+  // stack pointer starts at the top (c[0x0][0x28]), so the bound is 0; GUESS for the exact
+  // meaning of the register on hardware. An access below the window still traps as out of
+  // bounds.
+  if (n == "SR_LMEMHIOFF") return 0;
   trap("special register " + n + " is not modelled");
 }
 
@@ -97,7 +104,12 @@ uint32_t Exec::u32(int lane, const Operand& o) const {
     case OpndKind::Reg: v = reg(lane, o.reg); break;
     case OpndKind::UReg: v = ureg(o.reg); break;
     case OpndKind::Imm: v = static_cast<uint32_t>(o.imm); break;
-    case OpndKind::FImm: { float f = static_cast<float>(o.fimm); std::memcpy(&v, &f, 4); break; }
+    case OpndKind::FImm: {
+      float f = static_cast<float>(o.fimm);
+      std::memcpy(&v, &f, 4);
+      if (o.has_fbits) v = o.fbits;
+      break;
+    }
     case OpndKind::CBank: v = cbank32(lane, o); break;
     case OpndKind::SReg: v = sreg(lane, o); break;
     default: trap("operand is not a 32-bit value");
@@ -120,7 +132,10 @@ uint64_t Exec::u64(int lane, const Operand& o) const {
       v = o.reg == kURZ ? 0 : (uint64_t{ureg(o.reg + 1 > 62 ? kURZ : o.reg + 1)} << 32 | ureg(o.reg));
       break;
     case OpndKind::Imm: v = o.imm; break;
-    case OpndKind::FImm: std::memcpy(&v, &o.fimm, 8); break;
+    case OpndKind::FImm:
+      std::memcpy(&v, &o.fimm, 8);
+      if (o.has_fbits) v = uint64_t{o.fbits} << 32;
+      break;
     case OpndKind::CBank: v = uint64_t{cbank32(lane, o, 4)} << 32 | cbank32(lane, o); break;
     case OpndKind::SReg: v = sreg(lane, o); break;
     default: trap("operand is not a 64-bit value");
@@ -134,6 +149,7 @@ float Exec::f32(int lane, const Operand& o) const {
   float f;
   if (o.kind == OpndKind::FImm) {
     f = static_cast<float>(o.fimm);
+    if (o.has_fbits) std::memcpy(&f, &o.fbits, 4);
   } else {
     Operand raw = o;
     raw.bnot = false;
@@ -149,6 +165,10 @@ double Exec::f64(int lane, const Operand& o) const {
   double d;
   if (o.kind == OpndKind::FImm) {
     d = o.fimm;
+    if (o.has_fbits) {
+      uint64_t v = uint64_t{o.fbits} << 32;
+      std::memcpy(&d, &v, 8);
+    }
   } else if (o.kind == OpndKind::Imm) {
     trap("integer immediate on a double operation is not modelled");
   } else {

@@ -19,6 +19,7 @@
 #include "encoder/sass_codec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -107,6 +108,21 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
                     static_cast<unsigned long long>(w.hi));
       err = "undecodable word at .text." + kernel + "+" + std::to_string(off) + ": " + buf;
       return false;
+    }
+    // A float immediate that is a NaN prints as +QNAN/-QNAN (as nvdisasm prints it) without
+    // its payload, which a select passes on (ptxas's max.f64 x, -DBL_MAX selects the high
+    // word 0xffefffff with FSEL ..., -QNAN). The 32-bit immediate of the ALU forms that print
+    // one float is bits 32..63 (targets/sm_90/sm90_forms.def: F@32 / D@32); give the parser
+    // those bits. Half-precision pairs (H@32/H@48) print two and are left as they are.
+    if (size_t q = t->find("QNAN"); q != std::string::npos && t->find("QNAN", q + 4) == std::string::npos) {
+      uint32_t imm = static_cast<uint32_t>(w.lo >> 32);
+      float f;
+      std::memcpy(&f, &imm, 4);
+      if (std::isnan(f)) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "(0x%08x)", imm);
+        t->insert(q + 4, buf);
+      }
     }
     out.insts.push_back(*t);
   }

@@ -44,6 +44,10 @@ struct Operand {
   std::string suffix;     // register suffix after '.', e.g. "64", "H0_H0", "H1", "B1", "X4"
   uint64_t imm = 0;       // Imm value (as printed, 64-bit), CBank offset, Mem immediate offset
   double fimm = 0;        // FImm value
+  // FImm printed as a NaN whose bits the text does not show: the 32-bit immediate field
+  // (f32 bits, or the upper word of an f64), given by the loader as "QNAN(0x...)".
+  bool has_fbits = false;
+  uint32_t fbits = 0;
   // CBank: bank (imm field holds the byte offset); optional reg (R or UR) added to offset.
   int bank = 0;
   int cbank_reg = -1;     // index of R/UR added to offset, -1 none

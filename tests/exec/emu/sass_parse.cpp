@@ -226,6 +226,17 @@ bool parse_operand(std::string tok, const std::vector<std::pair<std::string, uin
     }
   }
   double f;
+  // "-QNAN(0xffefffff)": a NaN immediate with its exact bits (load_cubin.cpp adds them).
+  if (size_t lp = body.find("QNAN(0x"); lp != std::string::npos && body.back() == ')') {
+    uint64_t bits;
+    if (parse_uint(body.substr(lp + 5, body.size() - lp - 6), bits) && parse_float(body.substr(0, lp + 4), f)) {
+      o.kind = OpndKind::FImm;
+      o.fimm = f;
+      o.has_fbits = true;
+      o.fbits = static_cast<uint32_t>(bits);
+      return true;
+    }
+  }
   if (parse_float(body, f)) { o.kind = OpndKind::FImm; o.fimm = f; return true; }
   if (parse_reg_with_suffix(body, o)) return true;
   // A bare word (TEX's "2D", "ARRAY_CUBE", TXQ's "TEX_HEADER_DIMENSION", DEPBAR's "SB5"):

@@ -19,6 +19,7 @@ void ref_int32_ops(RefCtx& c);
 void ref_int64_ops(RefCtx& c);
 void ref_int16_ops(RefCtx& c);
 void ref_int_div(RefCtx& c);
+void ref_cvt_wide_dst(RefCtx& c);
 
 namespace {
 
@@ -1185,6 +1186,7 @@ const Entry kRefs[] = {
     {"int64_ops", ref_int64_ops},
     {"int16_ops", ref_int16_ops},
     {"int_div", ref_int_div},
+    {"cvt_wide_dst", ref_cvt_wide_dst},
 };
 
 }  // namespace

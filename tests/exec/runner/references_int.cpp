@@ -477,4 +477,52 @@ void ref_int_div(RefCtx& c) {
   }
 }
 
+// cvt into a destination register wider than the destination type (cvt_wide_dst.ptx): the
+// source is the low `sbits` of its register extended by its own type; the value is clamped
+// (.sat) or truncated to the destination type, then extended by the destination type's
+// signedness to the whole destination register (PTX ISA: relaxed type checking of
+// destination operands). A 16/32-bit register is stored with its own width.
+void ref_cvt_wide_dst(RefCtx& c) {
+  struct Case { int dreg; bool dsigned; int dbits; bool ssigned; int sbits; int sreg; bool sat; };
+  static const Case cases[] = {
+    {64, false, 8, false, 32, 32, false},
+    {64, true, 8, true, 32, 32, false},
+    {64, true, 16, true, 64, 64, true},
+    {64, false, 16, true, 64, 64, true},
+    {64, true, 32, true, 8, 16, false},
+    {64, false, 32, true, 8, 16, false},
+    {32, true, 8, false, 32, 32, false},
+    {32, false, 8, true, 8, 16, false},
+    {16, true, 8, true, 32, 32, false},
+    {64, false, 8, false, 64, 64, false},
+    {64, true, 8, true, 32, 32, true},
+    {32, true, 16, true, 64, 64, false},
+    {64, false, 8, true, 16, 16, true},
+    {32, true, 16, false, 8, 16, false},
+    {64, true, 16, false, 32, 32, true}
+  };
+  constexpr int n = sizeof(cases) / sizeof(cases[0]);
+  const u64* A = c.buf<u64>("a");
+  u64* out = c.buf<u64>("out");
+  for (u64 t = 0; t < c.count("a"); ++t) {
+    for (int i = 0; i < n; ++i) {
+      const Case& k = cases[i];
+      u64 raw = A[t];
+      if (k.sreg < 64) raw &= (u64{1} << k.sreg) - 1;
+      u64 sm = k.sbits == 64 ? ~u64{0} : (u64{1} << k.sbits) - 1;
+      u64 sv = raw & sm;
+      __int128 v = (k.ssigned && k.sbits < 64 && (sv >> (k.sbits - 1) & 1)) ? static_cast<__int128>(sv) - (static_cast<__int128>(1) << k.sbits)
+                 : (k.ssigned && k.sbits == 64) ? static_cast<__int128>(static_cast<i64>(sv)) : static_cast<__int128>(sv);
+      __int128 lo = k.dsigned ? -(static_cast<__int128>(1) << (k.dbits - 1)) : 0;
+      __int128 hi = k.dsigned ? (static_cast<__int128>(1) << (k.dbits - 1)) - 1 : (static_cast<__int128>(1) << k.dbits) - 1;
+      if (k.sat) v = std::clamp(v, lo, hi);
+      u64 dm = (u64{1} << k.dbits) - 1;  // dbits <= 32 here
+      u64 r = static_cast<u64>(v) & dm;
+      if (k.dsigned && (r >> (k.dbits - 1) & 1)) r |= ~dm;
+      if (k.dreg < 64) r &= (u64{1} << k.dreg) - 1;
+      out[t * n + i] = r;
+    }
+  }
+}
+
 }  // namespace ptxmini::exec

@@ -53,6 +53,33 @@ TEST(Emulator, StraightLine) {
   EXPECT_EQ(r.stats.thread_insts, 40u * 6);
 }
 
+// ptxas's stack-overflow check at kernel entry (its -O0 code and every kernel with a frame):
+// SP = c[0x28] - frame, trap when SP < SR_LMEMHIOFF. With the frame inside the thread's local
+// window it must fall through to the store, not trap (it trapped on "not modelled" before).
+TEST(Emulator, StackCheckAgainstLmemHiOff) {
+  EmuRun r({"LDC R1, c[0x0][0x28] ;", "IADD3 R1, R1, -0x20, RZ ;", "S2R R0, SR_LMEMHIOFF ;",
+            "ISETP.GE.U32.AND P0, PT, R1, R0, PT ;", "@P0 BRA 0x60 ;", "BPT.TRAP 0x1 ;",
+            "STL [R1], R1 ;", "LDL R4, [R1] ;", "LDC.64 R2, c[0x0][0x210] ;",
+            "STG.E desc[UR4][R2.64], R4 ;", "EXIT ;"},
+           1, 1);
+  ASSERT_EQ(r.trap, "");
+  // The stored word is the stack pointer itself: one frame (0x20) below the top of the window.
+  EXPECT_GT(r.out[0], 0u);
+  EXPECT_EQ(r.out[0] % 16, 0u);
+}
+
+// A NaN float immediate keeps the bits the loader gives it ("-QNAN(0x...)"): ptxas's max.f64
+// x, -DBL_MAX selects the high word 0xffefffff with "FSEL R2, R2, -QNAN, P0" (nvdisasm and
+// our decoder print no payload); the select must pass 0xffefffff on, not the canonical NaN.
+TEST(Emulator, NanImmediateKeepsItsBits) {
+  EmuRun r({"FSEL R4, RZ, -QNAN(0xffefffff), !PT ;", "FSEL R5, RZ, -QNAN, !PT ;",
+            "LDC.64 R2, c[0x0][0x210] ;", "STG.E.64 desc[UR4][R2.64], R4 ;", "EXIT ;"},
+           1, 2);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0xffefffffu);
+  EXPECT_EQ(r.out[1], 0xffc00000u);  // without bits: the canonical negative quiet NaN
+}
+
 // Divergent loop: thread t iterates t times; BSSY/BSYNC reconverge before a warp-wide vote.
 TEST(Emulator, DivergentLoopReconverges) {
   EmuRun r({"S2R R0, SR_TID.X ;",                      // 0x00
