@@ -956,6 +956,17 @@ void ref_call_basic(RefCtx& c) {
   }
 }
 
+// kernels/ctrl_fall_off.ptx: f(x) = 5x + 1 from a .func without ret; odd inputs add x.
+void ref_ctrl_fall_off(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t x = static_cast<uint32_t>(in[t]);
+    uint32_t f = x * 5u + 1u;
+    out[t] = static_cast<int32_t>((x & 1) ? f + x : f);
+  }
+}
+
 int32_t fib_ref(int32_t n) { return n < 2 ? n : fib_ref(n - 1) + fib_ref(n - 2); }
 
 void ref_call_recursion(RefCtx& c) {
@@ -1166,6 +1177,7 @@ const Entry kRefs[] = {
     {"ctrl_warp_misc", ref_ctrl_warp_misc},
     {"ctrl_sregs", ref_ctrl_sregs},
     {"call_basic", ref_call_basic},
+    {"ctrl_fall_off", ref_ctrl_fall_off},
     {"call_recursion", ref_call_recursion},
     {"call_args", ref_call_args},
     {"spill_pressure", ref_spill_pressure},
