@@ -424,7 +424,7 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
 }
 
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
-                 DiagEngine &diag, LoweredModuleData &data) {
+                 DiagEngine &diag, LoweredModuleData &data, const LowerOptions &opts) {
   // Module variables first: the code addresses them (lower_module_data.cpp).
   lower::ModuleLayout layout;
   bool ok = lower::layoutModuleData(m, target, diag, layout, data);
@@ -502,8 +502,10 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
       ok = false;
       continue;
     }
-    // 3. The statements (mul + add pairs contracted into fma, as ptxas does by default).
-    ctx.contractions = lower::planContractions(pf.body);
+    // 3. The statements (mul + add pairs contracted into fma, as ptxas does by default;
+    // --fmad=false keeps them apart).
+    if (opts.contractMulAdd)
+      ctx.contractions = lower::planContractions(pf.body);
     ctx.curBlock = 0;
     if (!lower::lowerBlock(ctx, pf.body) || !lower::lowerImplicitReturn(ctx, pf)) {
       ok = false;
