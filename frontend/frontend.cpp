@@ -28,6 +28,16 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
   auto m = std::make_unique<ptx::Module>();
   m->fileName = fileName;
 
+  // HW (ptxas 13.0.88): any byte outside ASCII, in a comment or a string too, is fatal
+  // before anything else: "Unexpected non-ASCII character encountered on line N" (the first
+  // such line only).
+  if (auto bad = std::find_if(text.begin(), text.end(),
+                              [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+      bad != text.end()) {
+    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), bad, '\n'));
+    diag.fatal("Unexpected non-ASCII character encountered on line " + std::to_string(line));
+  }
+
   PendingDiags pending;
   // Prints the collected problems in line order, at most maxErrors of them in all.
   auto flush = [&] {
