@@ -25,3 +25,12 @@ if [ ! -x "$ORACLES/nvidia/cu13/bin/nvdisasm" ] || [ ! -x "$ORACLES/nvidia/cu13/
   $SUDO python3 -m pip install -q --disable-pip-version-check --target "$ORACLES" \
     nvidia-cuda-nvdisasm==13.2.51 nvidia-cuda-cuobjdump==13.2.51
 fi
+
+# Triton (PyPI), for the `triton` ctest: it generates the PTX of tutorial-shaped kernels (no GPU
+# needed) and compiles them through Triton's own cubin stage with ptxas-mini as its ptxas.
+# Measured on the 2-core VM: 21 s, about 1 GB (`pip install --target`, triton 3.9.0 has no
+# dependencies). Pinned: a new Triton emits new PTX.
+if [ ! -d "$ORACLES/triton/triton" ]; then
+  $SUDO python3 -m pip install -q --disable-pip-version-check --target "$ORACLES/triton" \
+    triton==3.9.0
+fi

@@ -48,8 +48,19 @@
 namespace ptxmini {
 
 void printVersion(std::ostream &os) {
-  os << "ptxas-mini: an open PTX optimizing assembler\n"
-     << "Version 0.1.0 (modelled on ptxas 13.0.88; PTX ISA up to 9.0)\n";
+  // The third line has ptxas's shape ("Cuda compilation tools, release 13.0, V13.0.88") so
+  // that tools which read the release from `ptxas --version` find the ptxas release whose
+  // input and options ptxas-mini follows: Triton matches `release (\d+\.\d+)` and picks
+  // the PTX ISA version it emits from it (and falls back to its own ptxas when nothing
+  // matches); others match `V(\d+)\.(\d+)\.(\d+)`.
+  os << "ptxas-mini: an open PTX optimizing assembler (not NVIDIA's ptxas)\n"
+     << "Version 0.1.0, PTX ISA up to 9.0\n"
+     << "Compatible with Cuda compilation tools, release 13.0, V13.0.88\n";
+}
+
+void printPtxIsaVersions(std::ostream &os) {
+  for (const char *v : frontend::ptxIsaVersions())
+    os << v << '\n';
 }
 
 void printKnobList(std::ostream &os) {
@@ -87,6 +98,8 @@ uint32_t namedBarrierCount(const ori::Function &f) {
 uint32_t globalRegisterLimit(const Options &opts, const Target &t, DiagEngine &diag) {
   if (!opts.maxRegCount)
     return 0;
+  if (opts.maxRegCountArchMin)
+    return t.minRegisterCount();
   uint32_t limit = *opts.maxRegCount;
   if (limit > 255) {
     diag.warning("Too big maxrregcount value specified " + std::to_string(limit) +
@@ -296,10 +309,12 @@ int generateCode(const Options &opts, const Target &target,
   mi.toolOptions = "-arch " + opts.arch.name() + " ";
   std::vector<frontend::LoweredFunction> lowered;
   frontend::LoweredModuleData moduleData;
+  frontend::LowerOptions lowerOpts;
+  lowerOpts.contractMulAdd = opts.fmad;
   for (const auto &m : modules) {
     if (m->target)
       mi.ptxTargetSm = m->target->sm;
-    frontend::lowerModule(*m, target, lowered, diag, moduleData);
+    frontend::lowerModule(*m, target, lowered, diag, moduleData, lowerOpts);
   }
   for (const frontend::LoweredVariable &v : moduleData.variables) {
     cubin::GlobalVar g;
@@ -588,6 +603,14 @@ int runCompilation(const Options &opts, DiagEngine &diag) {
     spdlog::debug("parsing {}", input);
     modules.emplace_back(frontend::parseFile(input, feOpts, diag));
   }
+  // HW: ptxas names PTX given with --input-as-string "application ptx input" in messages.
+  for (const std::string &text : opts.inputStrings)
+    modules.emplace_back(frontend::parseText(text, "application ptx input", feOpts, diag));
+  // -lineinfo: the code is the same with and without line tables, and ptxas-mini does not
+  // write them yet; say so unless no debug sections were wanted anyway.
+  if (opts.lineInfo && !opts.suppressDebugInfo && !opts.arch.isVirtual)
+    diag.warning("-lineinfo: ptxas-mini does not write line tables yet; the code is the "
+                 "same as without -lineinfo");
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
   // -e names entry functions that must exist in some input (ptxas: "Unknown function f").

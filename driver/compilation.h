@@ -11,6 +11,8 @@ namespace ptxmini {
 int runCompilation(const Options &opts, DiagEngine &diag);
 
 void printVersion(std::ostream &os);
+/// `--list-version`: the PTX ISA versions accepted, one a line.
+void printPtxIsaVersions(std::ostream &os);
 /// Every knob: name, type, default, description (from support/knobs.def).
 void printKnobList(std::ostream &os);
 } // namespace ptxmini

@@ -7,12 +7,26 @@
 ///   bad enumerated value  fatal "Value 'sm_91' is not defined for option 'gpu-name'"
 ///   bad number            fatal "Invalid value 'abc' for option 'maxrregcount'"
 ///   missing value         fatal "argument expected after '-arch'"
+///   bad boolean           fatal "'x': expected true or false"
+///   bad number (most)     fatal "'x': expected a number"
+/// Every option of `ptxas --help` (13.0.88) has a row, plus the undocumented
+/// `--regAllocOptLevel=N` that Triton passes. Each row is one of:
+///   honoured       does what ptxas does (-arch, -O, --fmad, -maxrregcount, ...);
+///   no effect      accepted as ptxas accepts it, where it changes nothing in ptxas-mini's
+///                  output (tuning levels ptxas-mini has no use for, warnings it never prints,
+///                  --suppress-debug-info: no debug sections are written anyway);
+///   not supported  a fatal error naming the option, where honouring it would change the code
+///                  or the cubin and ptxas-mini cannot (-g, --sanitize, cache overrides, ...).
+/// -lineinfo is accepted: the cubin is the same as without it (line tables are not written
+/// yet), and a warning says so unless --suppress-debug-info asks for no debug sections.
 //===----------------------------------------------------------------------------------===//
 #include "driver/options.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <cctype>
+#include <fstream>
 #include <functional>
 #include <iostream>
 
@@ -27,6 +41,14 @@ struct OptionDesc {
   std::function<void(Options &, const std::string &value, DiagEngine &)> apply;
 };
 
+/// A number where ptxas says "'x': expected a number".
+unsigned parseNumber(const std::string &v, DiagEngine &diag) {
+  unsigned n = 0;
+  if (llvm::StringRef(v).getAsInteger(10, n))
+    diag.fatal("'" + v + "': expected a number");
+  return n;
+}
+
 unsigned parseUnsigned(const std::string &v, const char *opt, DiagEngine &diag) {
   unsigned n = 0;
   if (llvm::StringRef(v).getAsInteger(10, n))
@@ -39,7 +61,15 @@ bool parseBoolValue(const std::string &v, const char *opt, DiagEngine &diag) {
     return true;
   if (v == "false")
     return false;
-  diag.fatal("Value '" + v + "' is not defined for option '" + opt + "'");
+  (void)opt;
+  diag.fatal("'" + v + "': expected true or false");
+}
+
+/// An option ptxas-mini cannot honour and that would change its output.
+[[noreturn]] void notSupported(const char *longName, const char *shortName, DiagEngine &diag,
+                               const std::string &why = "") {
+  diag.fatal(std::string("Option '--") + longName + "' (-" + shortName +
+             ") is not supported by ptxas-mini yet" + (why.empty() ? "" : ": " + why));
 }
 
 void ignored(const char *opt, DiagEngine &diag) {
@@ -82,19 +112,37 @@ const std::vector<OptionDesc> &optionTable() {
          for (auto p : parts)
            o.entries.push_back(p.str());
        }},
-      {"maxrregcount", "maxrregcount", "<N>", "Maximum number of registers a function may use.",
+      {"maxrregcount", "maxrregcount", "<archmax/archmin/N>",
+       "Maximum number of registers a function may use.",
        [](Options &o, const std::string &v, DiagEngine &d) {
-         o.maxRegCount = parseUnsigned(v, "maxrregcount", d);
+         o.maxRegCountArchMin = v == "archmin";
+         if (v == "archmax" || v == "archmin")
+           o.maxRegCount = v == "archmax" ? 255 : 0; // HW: sm_90 encodes R0..R254
+         else
+           o.maxRegCount = parseUnsigned(v, "maxrregcount", d);
+       }},
+      {"device-function-maxrregcount", "func-maxrregcount", "<archmax/archmin/N>",
+       "Register limit of device functions under -c; ignored (with ptxas's warning) for "
+       "whole-program compilation, the only mode ptxas-mini has.",
+       [](Options &, const std::string &v, DiagEngine &d) {
+         if (v != "archmax" && v != "archmin")
+           parseUnsigned(v, "device-function-maxrregcount", d);
+         d.warning("Command line option 'device-function-maxrregcount' not supported for "
+                   "'whole program compilation', will be ignored");
        }},
       {"split-compile", "split-compile", "<N>",
        "Compile functions on at most N threads (0: one per CPU; 1, the default: serially). "
        "The output does not depend on N.",
-       [](Options &o, const std::string &v, DiagEngine &d) {
-         o.splitCompile = parseUnsigned(v, "split-compile", d);
-       }},
-      {"generate-line-info", "lineinfo", nullptr, "Generate line-number information.",
+       [](Options &o, const std::string &v, DiagEngine &d) { o.splitCompile = parseNumber(v, d); }},
+      {"generate-line-info", "lineinfo", nullptr,
+       "Generate line-number information. Accepted; ptxas-mini does not write line tables "
+       "yet, so the cubin is the one compiled without -lineinfo (a warning says so).",
        [](Options &o, const std::string &, DiagEngine &) { o.lineInfo = true; }},
-      {"device-debug", "g", nullptr, "Generate debug information for device code.",
+      {"suppress-debug-info", "suppress-debug-info", nullptr,
+       "Do not generate debug information sections (none are written anyway).",
+       [](Options &o, const std::string &, DiagEngine &) { o.suppressDebugInfo = true; }},
+      {"device-debug", "g", nullptr,
+       "Generate debug information for device code: not supported yet (an error).",
        [](Options &o, const std::string &, DiagEngine &) { o.deviceDebug = true; }},
       {"warn-on-spills", "warn-spills", nullptr, "Warn when registers are spilled.",
        [](Options &o, const std::string &, DiagEngine &) { o.warnOnSpills = true; }},
@@ -109,6 +157,11 @@ const std::vector<OptionDesc> &optionTable() {
        [](Options &o, const std::string &, DiagEngine &) { o.warningsAsErrors = true; }},
       {"version", "V", nullptr, "Print version information.",
        [](Options &o, const std::string &, DiagEngine &) { o.showVersion = true; }},
+      {"list-version", "version-ls", nullptr, "Print the PTX ISA versions accepted.",
+       [](Options &o, const std::string &, DiagEngine &) { o.listVersion = true; }},
+      {"input-as-string", "ias", "<ptx string>",
+       "A PTX module given as a string instead of a file (repeatable).",
+       [](Options &o, const std::string &v, DiagEngine &) { o.inputStrings.push_back(v); }},
       {"help", "h", nullptr, "Print this help.",
        [](Options &o, const std::string &, DiagEngine &) { o.showHelp = true; }},
       // ptxas-mini's own.
@@ -133,25 +186,133 @@ const std::vector<OptionDesc> &optionTable() {
       {"log-level", "log-level", "<level>",
        "Developer logging through spdlog: trace, debug, info, warn, err, off (default off).",
        [](Options &o, const std::string &v, DiagEngine &) { o.logLevel = v; }},
-      // ptxas options accepted so command lines written for ptxas keep working; they do not
-      // change ptxas-mini's output yet, and say so.
-      {"fmad", "fmad", "<true|false>", "Contract multiplies and adds into FMAs (default true).",
+      {"fmad", "fmad", "<true|false>",
+       "Contract floating-point multiplies and adds/subtracts into FFMA/DFMA (default true).",
+       [](Options &o, const std::string &v, DiagEngine &d) { o.fmad = parseBoolValue(v, "fmad", d); }},
+      // No effect here: tuning levels and permissions ptxas-mini has no use for, warnings it
+      // never prints. Values are checked as ptxas checks them.
+      {"regAllocOptLevel", "regAllocOptLevel", "<N>",
+       "Undocumented ptxas register allocator level (Triton passes 2); no effect.",
+       [](Options &, const std::string &v, DiagEngine &d) { parseNumber(v, d); }},
+      {"Ofast-compile", "Ofc", "<0|min|mid|max>",
+       "Fast-compile level; no effect (ptxas-mini has no expensive optimizations to skip).",
        [](Options &, const std::string &v, DiagEngine &d) {
-         parseBoolValue(v, "fmad", d);
-         ignored("fmad", d);
+         if (v != "0" && v != "min" && v != "mid" && v != "max")
+           d.fatal("Invalid value for --Ofast-compile/-Ofc (" + v +
+                   "), is not 'max', 'mid', 'min', or '0'");
        }},
+      {"allow-expensive-optimizations", "allow-expensive-optimizations", "<true|false>",
+       "Permission for expensive optimizations; no effect.",
+       [](Options &, const std::string &v, DiagEngine &d) {
+         parseBoolValue(v, "allow-expensive-optimizations", d);
+       }},
+      {"register-usage-level", "regUsageLevel", "<0..10>",
+       "Register-usage aggressiveness; no effect.",
+       [](Options &, const std::string &v, DiagEngine &d) {
+         unsigned n = parseNumber(v, d);
+         if (n > 10)
+           d.warning("Value of RegUsageLevel (" + v +
+                     ") is out of valid range {0..10}, option will be ignored");
+       }},
+      {"optimize-float-atomics", "opt-fp-atomics", nullptr,
+       "Permission to optimize float atomics; no effect.",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"disable-optimizer-constants", "disable-optimizer-consts", nullptr,
+       "Do not use the optimizer constant bank; no effect (ptxas-mini never uses it).",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"device-stack-protector", "device-stack-protector", "<true|false>",
+       "Stack canaries: false (the default) only; true is not supported yet.",
+       [](Options &, const std::string &v, DiagEngine &d) {
+         if (parseBoolValue(v, "device-stack-protector", d))
+           notSupported("device-stack-protector", "device-stack-protector", d,
+                        "no stack canaries are written");
+       }},
+      {"g-tensor-memory-access-check", "g-tmem-access-check", nullptr,
+       "tcgen05 access checks; ignored for sm_90 (as ptxas).",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"gno-tensor-memory-access-check", "gno-tmem-access-check", nullptr,
+       "No tcgen05 access checks; ignored for sm_90 (as ptxas).",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"legacy-bar-warp-wide-behavior", "legacy-bar-warp-wide-behavior", nullptr,
+       "Deprecated; ignored for sm_70 and later (as ptxas).",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"suppress-async-bulk-multicast-advisory-warning",
+       "suppress-async-bulk-multicast-advisory-warning", nullptr,
+       "Suppress an advisory warning ptxas-mini never prints.",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"suppress-double-demote-warning", "suppress-double-demote-warning", nullptr,
+       "Suppress a warning ptxas-mini never prints.",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"suppress-sparse-mma-advisory-info", "suppress-sparse-mma-advisory-info", nullptr,
+       "Suppress advisory info ptxas-mini never prints.",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"suppress-stack-size-warning", "suppress-stack-size-warning", nullptr,
+       "Suppress a warning ptxas-mini never prints.",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      // Accepted with a warning: they would change ptxas's code layout, not what it computes.
       {"position-independent-code", "pic", "<true|false>", "Position-independent code.",
        [](Options &, const std::string &v, DiagEngine &d) {
          parseBoolValue(v, "position-independent-code", d);
          ignored("position-independent-code", d);
        }},
-      {"suppress-debug-info", "suppress-debug-info", nullptr,
-       "Do not generate debug information sections.",
-       [](Options &, const std::string &, DiagEngine &d) { ignored("suppress-debug-info", d); }},
       {"dont-merge-basicblocks", "no-bb-merge", nullptr, "Do not merge basic blocks.",
        [](Options &, const std::string &, DiagEngine &d) { ignored("dont-merge-basicblocks", d); }},
       {"return-at-end", "ret-end", nullptr, "Keep the last return instruction.",
        [](Options &, const std::string &, DiagEngine &d) { ignored("return-at-end", d); }},
+      // Not supported: honouring them changes the code or the cubin, and ptxas-mini cannot.
+      {"compile-as-tools-patch", "astoolspatch", nullptr, "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("compile-as-tools-patch", "astoolspatch", d);
+       }},
+      {"compiler-annotations", "annotate", nullptr, "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("compiler-annotations", "annotate", d);
+       }},
+      {"def-load-cache", "dlcm", "<modifier>", "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) { notSupported("def-load-cache", "dlcm", d); }},
+      {"def-store-cache", "dscm", "<modifier>", "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) { notSupported("def-store-cache", "dscm", d); }},
+      {"force-load-cache", "flcm", "<modifier>", "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) { notSupported("force-load-cache", "flcm", d); }},
+      {"force-store-cache", "fscm", "<modifier>", "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) { notSupported("force-store-cache", "fscm", d); }},
+      {"extensible-whole-program", "ewp", nullptr, "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("extensible-whole-program", "ewp", d);
+       }},
+      {"make-errors-visible-at-exit", "make-errors-visible-at-exit", nullptr,
+       "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("make-errors-visible-at-exit", "make-errors-visible-at-exit", d);
+       }},
+      {"maxntid", "maxntid", "<N>,...", "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) { notSupported("maxntid", "maxntid", d); }},
+      {"minnctapersm", "minnctapersm", "<N>", "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("minnctapersm", "minnctapersm", d);
+       }},
+      {"override-directive-values", "override-directive-values", nullptr,
+       "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("override-directive-values", "override-directive-values", d);
+       }},
+      {"preserve-relocs", "preserve-relocs", nullptr, "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("preserve-relocs", "preserve-relocs", d);
+       }},
+      {"sanitize", "sanitize", "<memcheck|threadsteer>", "Not supported yet (an error).",
+       [](Options &, const std::string &v, DiagEngine &d) {
+         if (v != "memcheck" && v != "threadsteer")
+           d.fatal("Value '" + v + "' is not defined for option 'sanitize'");
+         notSupported("sanitize", "sanitize", d);
+       }},
+      {"sp-bounds-check", "sp-bounds-check", nullptr, "Not supported yet (an error).",
+       [](Options &, const std::string &, DiagEngine &d) {
+         notSupported("sp-bounds-check", "sp-bounds-check", d);
+       }},
+      {"options-file", "optf", "<file>,...",
+       "Read further options from the files (whitespace-separated; quotes group).",
+       [](Options &, const std::string &, DiagEngine &) {}}, // expanded by parseCommandLine
   };
   return table;
 }
@@ -166,10 +327,49 @@ const OptionDesc *findOption(llvm::StringRef name) {
 
 } // namespace
 
-Options parseCommandLine(const std::vector<std::string> &args, DiagEngine &diag) {
+namespace {
+
+/// The words of an options file: whitespace separates, double or single quotes group.
+std::vector<std::string> readOptionsFile(const std::string &path, DiagEngine &diag) {
+  std::ifstream in(path);
+  if (!in)
+    diag.fatal("Could not open options file '" + path + "'");
+  std::vector<std::string> words;
+  std::string cur;
+  bool inWord = false;
+  char quote = 0;
+  for (char c; in.get(c);) {
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else
+        cur += c;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      inWord = true;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      if (inWord)
+        words.push_back(std::move(cur));
+      cur.clear();
+      inWord = false;
+    } else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (inWord)
+    words.push_back(std::move(cur));
+  return words;
+}
+
+} // namespace
+
+Options parseCommandLine(const std::vector<std::string> &argv, DiagEngine &diag) {
   Options opts;
+  std::vector<std::string> args = argv; // grows where --options-file splices its words in
+  unsigned filesRead = 0;
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &arg = args[i];
+    const std::string arg = args[i];
     if (arg.size() < 2 || arg[0] != '-') {
       if (arg.empty() || arg == "-")
         diag.fatal("Unknown option '" + arg + "'");
@@ -201,6 +401,20 @@ Options parseCommandLine(const std::vector<std::string> &args, DiagEngine &diag)
     } else if (hasInline) {
       diag.fatal("Option '" + std::string(name) + "' takes no value");
     }
+    if (llvm::StringRef(desc->longName) == "options-file") {
+      // The files' words take the place of the option, in order.
+      if (++filesRead > 64)
+        diag.fatal("Too many nested options files");
+      llvm::SmallVector<llvm::StringRef, 2> files;
+      llvm::StringRef(value).split(files, ',', -1, false);
+      std::vector<std::string> words;
+      for (llvm::StringRef f : files) {
+        std::vector<std::string> w = readOptionsFile(f.str(), diag);
+        words.insert(words.end(), w.begin(), w.end());
+      }
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.begin(), words.end());
+      continue;
+    }
     desc->apply(opts, value, diag);
   }
   // -g compiles at -O0; asking for both is ptxas's "Optimized debugging" error.
@@ -208,6 +422,10 @@ Options parseCommandLine(const std::vector<std::string> &args, DiagEngine &diag)
     if (opts.optLevelGiven && opts.optLevel > 0)
       diag.fatal("Optimized debugging not supported");
     opts.optLevel = 0;
+    // HW: ptxas -g writes DWARF (.debug_info, .debug_loc, .nv_debug_info_reg_sass, ...);
+    // ptxas-mini writes none yet, and a cubin without them is not what -g asks for.
+    diag.fatal("Option '--device-debug' (-g) is not supported by ptxas-mini yet: it does not "
+               "write debug information; -lineinfo is accepted");
   }
   return opts;
 }

@@ -29,8 +29,12 @@ struct Options {
   std::vector<std::string> entries;    ///< -e: compile only these entry functions
   std::optional<unsigned> maxRegCount; ///< -maxrregcount
   unsigned splitCompile = 1;           ///< --split-compile: threads for code generation (0: all CPUs)
-  bool lineInfo = false;
-  bool deviceDebug = false;            ///< -g
+  bool lineInfo = false;               ///< -lineinfo: accepted; line tables not written yet
+  bool suppressDebugInfo = false;      ///< -suppress-debug-info
+  bool deviceDebug = false;            ///< -g (refused: no debug information yet)
+  bool fmad = true;                    ///< --fmad: contract mul + add into fma
+  bool maxRegCountArchMin = false;     ///< -maxrregcount archmin: the target's lower bound
+  std::vector<std::string> inputStrings; ///< --input-as-string: PTX given on the command line
   bool warnOnSpills = false;
   bool warnOnLocalMemory = false;
   bool warnDoubleUsage = false;
@@ -43,6 +47,7 @@ struct Options {
   // Requests that print something and exit.
   bool showHelp = false;
   bool showVersion = false;
+  bool listVersion = false;            ///< --list-version: the PTX ISA versions accepted
   bool listKnobs = false;
   bool listPhases = false;
 };

@@ -24,7 +24,8 @@ int main(int argc, char **argv) {
       diag.fatal("Value '" + opts.logLevel + "' is not defined for option 'log-level'");
     diag.setSuppressWarnings(opts.suppressWarnings);
     diag.setWarningsAsErrors(opts.warningsAsErrors);
-    if (opts.showHelp || (opts.inputs.empty() && !opts.showVersion && !opts.listKnobs &&
+    if (opts.showHelp || (opts.inputs.empty() && opts.inputStrings.empty() &&
+                          !opts.showVersion && !opts.listVersion && !opts.listKnobs &&
                           !opts.listPhases)) {
       // ptxas prints its usage and succeeds when given no input file.
       printHelp(std::cout);
@@ -32,6 +33,10 @@ int main(int argc, char **argv) {
     }
     if (opts.showVersion) {
       printVersion(std::cout);
+      return 0;
+    }
+    if (opts.listVersion) {
+      printPtxIsaVersions(std::cout);
       return 0;
     }
     if (opts.listKnobs) {

@@ -28,6 +28,16 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
   auto m = std::make_unique<ptx::Module>();
   m->fileName = fileName;
 
+  // HW (ptxas 13.0.88): any byte outside ASCII, in a comment or a string too, is fatal
+  // before anything else: "Unexpected non-ASCII character encountered on line N" (the first
+  // such line only).
+  if (auto bad = std::find_if(text.begin(), text.end(),
+                              [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+      bad != text.end()) {
+    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), bad, '\n'));
+    diag.fatal("Unexpected non-ASCII character encountered on line " + std::to_string(line));
+  }
+
   PendingDiags pending;
   // Prints the collected problems in line order, at most maxErrors of them in all.
   auto flush = [&] {
@@ -75,6 +85,16 @@ std::unique_ptr<ptx::Module> parseFile(const std::string &path, const FrontendOp
   if (in.bad())
     diag.fatal("Input file '" + path + "' could not be read");
   return parseText(ss.str(), path, opts, diag);
+}
+
+std::span<const char *const> ptxIsaVersions() {
+  // HW: ptxas 13.0.88 --list-version, in its order.
+  static constexpr const char *kVersions[] = {
+      "1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "2.0", "2.1", "2.2", "2.3", "3.0",
+      "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "5.1", "6.0", "6.1", "6.2",
+      "6.3", "6.4", "6.5", "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7",
+      "7.8", "8.0", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0"};
+  return kVersions;
 }
 
 void destroyModule(ptx::Module *m) { delete m; }

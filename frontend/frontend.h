@@ -10,6 +10,7 @@
 #include "support/diag.h"
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,10 @@ std::unique_ptr<ptx::Module> parseFile(const std::string &path, const FrontendOp
 /// Same, for text in memory; `fileName` is what diagnostics print.
 std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string &fileName,
                                        const FrontendOptions &opts, DiagEngine &diag);
+
+/// The PTX ISA versions the front end reads, oldest first ("1.0" ... "9.0"): what
+/// `--list-version` prints (HW: the list ptxas 13.0.88 --list-version prints).
+std::span<const char *const> ptxIsaVersions();
 
 /// Destroys a module (lets callers hold unique_ptr<Module> without the AST's definition).
 void destroyModule(ptx::Module *m);

@@ -77,8 +77,18 @@ struct LoweredModuleData {
 /// in PTX definition order. False when anything was reported through `diag`.
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
                  DiagEngine &diag);
+/// Choices the command line makes for the lowering.
+struct LowerOptions {
+  /// Contract a `mul` and an `add`/`sub` without rounding modifiers into one fused
+  /// multiply-add (ptxas's `--fmad`, default true). PTX `fma` and `mad.rnd` are fused
+  /// whatever this says; `--fmad=false` only forbids fusing what the PTX wrote as two
+  /// instructions (HW: ptxas 13.0.88 --fmad=false keeps FFMA for fma.rn.f32 / mad.rn.f32
+  /// and gives FMUL + FADD, DMUL + DADD, HMUL2 + HADD2 for the separate forms).
+  bool contractMulAdd = true;
+};
+
 /// The same, also describing the module's variables (appended to `data`).
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
-                 DiagEngine &diag, LoweredModuleData &data);
+                 DiagEngine &diag, LoweredModuleData &data, const LowerOptions &opts = {});
 
 } // namespace ptxmini::frontend

@@ -20,6 +20,7 @@
 
 #include "targets/arch.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -201,6 +202,9 @@ struct Directive {
   std::string label;                 ///< the label in front (`ts: .branchtargets ...`)
   std::vector<std::string> args;     ///< pragma strings (unquoted), target names, proto names
   unsigned file = 0, locLine = 0, locColumn = 0; ///< .loc
+  /// .loc ..., function_name f, inlined_at file line column (all zero when absent)
+  std::array<unsigned, 3> inlinedAt{0, 0, 0};
+  bool hasInlinedAt = false;
   std::vector<VarDecl> protoParams, protoReturns; ///< .callprototype
   uint32_t line = 0, column = 0;
 };

@@ -19,7 +19,9 @@
 #include "frontend/ptx_instr_table.h"
 #include "targets/arch.h"
 
+#include <array>
 #include <charconv>
+#include <set>
 #include <unordered_map>
 
 namespace ptxmini::frontend {
@@ -118,6 +120,7 @@ private:
   PendingDiags &pending_;
   size_t errorsAtStart_;
   std::optional<ArchInfo> target_;
+  std::set<std::array<unsigned, 3>> locsSeen_; ///< (file, line, column) of every .loc so far
 
   bool stop() const { return pending_.size() - errorsAtStart_ >= maxErrors_; }
   SourceLoc at(uint32_t line, uint32_t col = 0) const {
@@ -321,6 +324,16 @@ private:
           for (const std::string &n : d.args)
             if (!lookup(sc, n))
               error(d.line, d.column, "Unknown symbol '" + n + "'");
+        if (d.kind == Directive::Kind::Loc) {
+          // HW (ptxas 13.0.88): the inlined_at location must be one an earlier .loc of the
+          // module (any function) names.
+          if (d.hasInlinedAt && !locsSeen_.contains(d.inlinedAt))
+            error(d.line, d.column,
+                  "Source location " + std::to_string(d.inlinedAt[0]) + " " +
+                      std::to_string(d.inlinedAt[1]) + " " + std::to_string(d.inlinedAt[2]) +
+                      " used in inlined_at directive must be used in a preceding .loc directive");
+          locsSeen_.insert({d.file, d.locLine, d.locColumn});
+        }
       }
     }
   }
@@ -489,6 +502,26 @@ private:
     bool unknown = false;
     for (Operand &op : ins.operands)
       resolve(op, sc, ins, unknown);
+
+    // HW (ptxas 13.0.88): `mad.f32` needs a rounding modifier on every target it compiles for
+    // ("Rounding modifier required for instruction 'mad'"); mad.rn.f32 is fma.rn.f32.
+    if (name == "mad" && types.size() == 1 && types[0] == ScalarType::F32 &&
+        !ins.has("rn") && !ins.has("rz") && !ins.has("rm") && !ins.has("rp")) {
+      error(ins.line, ins.column, "Rounding modifier required for instruction 'mad'");
+      return;
+    }
+    // HW (ptxas 13.0.88): a one-element braces list is the scalar itself for the data operand
+    // of ld/ldu/st without .vN (`@%p ld.global.b32 { %r1 }, [a]`, `st.global.b32 [a], { %r2 }`:
+    // Triton's idiom for every predicated load and store) and for mov (`mov.b32 {%r1}, %r2`),
+    // in every state space; with .v2/.v4 it is "Argument vector size mismatch". Unwrapped
+    // here so that everything after the check sees the scalar form.
+    if (vec == 1 && (name == "ld" || name == "ldu" || name == "st" || name == "mov"))
+      for (Operand &op : ins.operands)
+        if (op.is<VectorOperand>() && op.as<VectorOperand>().elems.size() == 1 &&
+            !op.as<VectorOperand>().elems[0].is<VectorOperand>()) {
+          Operand inner = op.as<VectorOperand>().elems[0];
+          op = std::move(inner);
+        }
 
     // operand count and kinds
     std::string_view sig = info.signature;

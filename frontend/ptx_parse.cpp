@@ -783,8 +783,22 @@ private:
       d.file = static_cast<unsigned>(v[0]);
       d.locLine = static_cast<unsigned>(v[1]);
       d.locColumn = static_cast<unsigned>(v[2]);
-      for (P::LocAttrContext *a : c->locAttr())
-        d.args.push_back(a->getText());
+      if (P::LocAttrsContext *a = c->locAttrs()) {
+        P::LocFunctionContext *fn = a->locFunction();
+        P::LocInlinedAtContext *in = a->locInlinedAt();
+        // HW: ptxas names the word it did not expect ("Parsing error near 'x'").
+        for (TerminalNode *w : {fn->ID(0), in->ID()})
+          if (w->getText() != (w == fn->ID(0) ? "function_name" : "inlined_at"))
+            diag_.error(loc(w->getSymbol()), "Parsing error near '" + w->getText() +
+                                                 "': syntax error");
+        d.args.push_back(fn->ID(1)->getText()); // the function's name label
+        for (int k = 0; k < 3; ++k) {
+          int64_t v = 0;
+          parseInt(in->INT(k)->getText(), v);
+          d.inlinedAt[k] = static_cast<unsigned>(v);
+        }
+        d.hasInlinedAt = true;
+      }
       break;
     }
     case P::PRAGMA:

@@ -81,13 +81,20 @@ statement
   | instruction ';'
   | varDecl ';'
   | block
-  | LOC INT INT INT (',' locAttr)*
+  | LOC INT INT INT locAttrs?
   | PRAGMA STRING (',' STRING)* ';'
   | CALLPROTOTYPE ('(' paramList? ')')? ID '(' paramList? ')' NORETURN? ';'
   | (BRANCHTARGETS | CALLTARGETS) ID (',' ID)* ';'
   | SECTION (DOT_ID | ID) '{' sectionItem* '}'
   ;
-locAttr : ID (ID | INT)* ;                       // function_name $L__info  inlined_at 1 2 3
+// `.loc file line column [, function_name label[+offset], inlined_at file line column]`: the
+// two attributes come together or not at all (HW: ptxas 13.0.88 reports a parsing error for
+// either alone). Each has a fixed length: an open-ended list here once ate the opcode of the
+// next statement (`... inlined_at 1 10 5` then `bra.uni $L__BB0_2;`). The builder checks the
+// two words.
+locAttrs      : ',' locFunction ',' locInlinedAt ;
+locFunction   : ID ID ('+' INT)? ;                 // function_name $L__info_string0+4
+locInlinedAt  : ID INT INT INT ;                   // inlined_at 1 10 5
 
 instruction : guard? ID (operand (',' operand)*)? ;
 guard       : '@' '!'? ID ;

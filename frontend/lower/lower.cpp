@@ -298,6 +298,46 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
   return ok;
 }
 
+/// Whether control can run off the end of the body: the last block is reached by falling
+/// through from the code before it (an empty block after a guarded branch, a call, a plain
+/// instruction) or by a branch to a label with nothing after it.
+bool fallsOffTheEnd(LowerCtx &ctx) {
+  const auto &blocks = ctx.fn().blocks;
+  std::vector<bool> labelled(blocks.size(), false);
+  for (const auto &l : ctx.labels)
+    if (l.second < labelled.size())
+      labelled[l.second] = true;
+  for (size_t i = blocks.size(); i-- > 0;) {
+    const ori::Block &b = blocks[i];
+    if (!b.instrs.empty())
+      return !b.instrs.back().isUnconditionalTerminator();
+    if (i == 0 || labelled[i])
+      return true;
+  }
+  return true;
+}
+
+/// PTX lets a body end without `ret` (Triton and other generators emit such kernels): control
+/// that runs off the end returns. HW: ptxas 13.0.88 on sm_90 ends such a kernel with EXIT
+/// (also when the only way there is a branch to a label at the very end: `@!P0 EXIT`) and such
+/// a .func with its RET; a body ending in `trap` gets nothing after BPT.TRAP
+/// (tests/lit/codegen/implicit_return.ptx). The return is lowered as if `ret` were written
+/// there, at the function's line.
+bool lowerImplicitReturn(LowerCtx &ctx, const ptx::Function &pf) {
+  if (!fallsOffTheEnd(ctx))
+    return true;
+  ptx::Instruction ret;
+  ret.opcode = "ret";
+  ret.line = pf.line;
+  ret.column = pf.column;
+  Handler h = findHandler(ctx, ret);
+  if (!h)
+    return ctx.unsupported(ret, "Returning at the end of the function body");
+  ctx.curGuard = {};
+  ctx.curBlock = static_cast<uint32_t>(ctx.fn().blocks.size() - 1);
+  return h(ctx, ret);
+}
+
 /// Declarations and labels first, so forward branches and uses find their targets. Only the
 /// function body's own register declarations are collected here; a nested block's are bound
 /// when the walk enters it (RegScope).
@@ -384,7 +424,7 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
 }
 
 bool lowerModule(const ptx::Module &m, const Target &target, std::vector<LoweredFunction> &out,
-                 DiagEngine &diag, LoweredModuleData &data) {
+                 DiagEngine &diag, LoweredModuleData &data, const LowerOptions &opts) {
   // Module variables first: the code addresses them (lower_module_data.cpp).
   lower::ModuleLayout layout;
   bool ok = lower::layoutModuleData(m, target, diag, layout, data);
@@ -462,10 +502,12 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
       ok = false;
       continue;
     }
-    // 3. The statements (mul + add pairs contracted into fma, as ptxas does by default).
-    ctx.contractions = lower::planContractions(pf.body);
+    // 3. The statements (mul + add pairs contracted into fma, as ptxas does by default;
+    // --fmad=false keeps them apart).
+    if (opts.contractMulAdd)
+      ctx.contractions = lower::planContractions(pf.body);
     ctx.curBlock = 0;
-    if (!lower::lowerBlock(ctx, pf.body)) {
+    if (!lower::lowerBlock(ctx, pf.body) || !lower::lowerImplicitReturn(ctx, pf)) {
       ok = false;
       continue;
     }

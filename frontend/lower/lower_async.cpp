@@ -22,7 +22,8 @@
 /// documented (GUESS): the low log2(cp-size) bits of the global address give the number of
 /// trailing bytes written as zeros, the copy reads cp-size minus that many bytes from the
 /// address rounded down, and a false predicate operand writes zeros without reading.
-/// .L2::cache_hint and the bulk / mbarrier forms are not selected yet.
+///   .L2::cache_hint [s], [g], n[, src], policy   the same as without the hint (see below)
+/// The bulk / mbarrier forms are not selected yet.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_common.h"
 #include "frontend/lower/lower_mem.h"
@@ -54,7 +55,7 @@ bool lowerCpAsync(LowerCtx &ctx, const ptx::Instruction &in) {
       spaces.push_back(m.space);
   if (spaces.size() != 2 || spaces[0] != StateSpace::Shared || spaces[1] != StateSpace::Global)
     return ctx.unsupported(in);
-  bool cg = false, ca = false;
+  bool cg = false, ca = false, cacheHint = false;
   std::optional<Modifier> ltc;
   for (const ptx::Modifier &m : in.modifiers) {
     if (m.kind != ptx::Modifier::Kind::Other)
@@ -69,23 +70,38 @@ bool lowerCpAsync(LowerCtx &ctx, const ptx::Instruction &in) {
       ltc = Modifier::LTC128B;
     else if (m.text == "L2::256B")
       ltc = Modifier::LTC256B;
+    else if (m.text == "L2::cache_hint")
+      cacheHint = true;
     else
       return ctx.unsupported(in, "Modifier '." + m.text + "' of '" + in.fullOpcode() + "'");
   }
-  if (cg == ca || in.operands.size() < 3 || in.operands.size() > 4)
+  // .L2::cache_hint: the last operand is a 64-bit cache policy (createpolicy), which the PTX
+  // ISA (9.0, cp.async) describes as the policy that "may be used" for the access: a
+  // performance hint. ptxas-mini does not put it into the access (ptxas 13.0.88 passes it
+  // through the memory descriptor); the copy is the same without it. The operand is still
+  // read, so an undefined register is reported as for any source.
+  std::vector<ptx::Operand> ops = in.operands;
+  if (cacheHint) {
+    if (ops.size() < 4)
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    if (ctx.source(in, ops.back()).kind == OperandKind::None)
+      return false;
+    ops.pop_back();
+  }
+  if (cg == ca || ops.size() < 3 || ops.size() > 4)
     return ctx.unsupported(in);
-  std::optional<int64_t> size = immValue(in.operands[2]);
+  std::optional<int64_t> size = immValue(ops[2]);
   if (!size || (*size != 4 && *size != 8 && *size != 16) || (cg && *size != 16))
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
   MemAddress dst, src;
-  if (!memAddress(ctx, in, in.operands[0], StateSpace::Shared, dst) ||
-      !memAddress(ctx, in, in.operands[1], StateSpace::Global, src))
+  if (!memAddress(ctx, in, ops[0], StateSpace::Shared, dst) ||
+      !memAddress(ctx, in, ops[1], StateSpace::Global, src))
     return false;
   // The source-size operand (zero fill), as ptxas 13.0 lowers it (see the table above).
   bool zfill = false;
   Operand valid; // LDGSTS's predicate operand; none = PT
-  if (in.operands.size() == 4) {
-    if (std::optional<int64_t> s = immValue(in.operands[3])) {
+  if (ops.size() == 4) {
+    if (std::optional<int64_t> s = immValue(ops[3])) {
       if (*s < 0 || *s > *size)
         return ctx.unsupported(in, "A source size larger than the copy size in '" +
                                        in.fullOpcode() + "'");
@@ -96,7 +112,7 @@ bool lowerCpAsync(LowerCtx &ctx, const ptx::Instruction &in) {
         src.offset += static_cast<int32_t>(*size - *s);
       }
     } else {
-      Operand n = ctx.source(in, in.operands[3]);
+      Operand n = ctx.source(in, ops[3]);
       if (n.kind == OperandKind::None)
         return false;
       if (n.width != 1)

@@ -957,6 +957,35 @@ void ref_call_basic(RefCtx& c) {
   }
 }
 
+// kernels/ctrl_fall_off.ptx: f(x) = 5x + 1 from a .func without ret; odd inputs add x.
+void ref_ctrl_fall_off(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t x = static_cast<uint32_t>(in[t]);
+    uint32_t f = x * 5u + 1u;
+    out[t] = static_cast<int32_t>((x & 1) ? f + x : f);
+  }
+}
+
+// kernels/triton_softmax.ptx (Triton 3.9.0's PTX of a row softmax, tests/triton): out[r][c] =
+// exp(x[r][c] - max_r) / sum_r exp(...) for c < n_cols; parameters (out, in, in_stride,
+// out_stride, n_rows, n_cols, scratch, scratch). Computed in double; the kernel's ex2.approx
+// and rcp are compared with a tolerance (the .desc).
+void ref_triton_softmax(RefCtx& c) {
+  const float* in = c.buf<float>("in");
+  float* out = c.buf<float>("out");
+  int64_t in_stride = c.iscalar(2), out_stride = c.iscalar(3), rows = c.iscalar(4),
+          cols = c.iscalar(5);
+  for (int64_t r = 0; r < rows; ++r) {
+    double m = -INFINITY, sum = 0;
+    for (int64_t k = 0; k < cols; ++k) m = std::max(m, double(in[r * in_stride + k]));
+    for (int64_t k = 0; k < cols; ++k) sum += std::exp(double(in[r * in_stride + k]) - m);
+    for (int64_t k = 0; k < cols; ++k)
+      out[r * out_stride + k] = float(std::exp(double(in[r * in_stride + k]) - m) / sum);
+  }
+}
+
 int32_t fib_ref(int32_t n) { return n < 2 ? n : fib_ref(n - 1) + fib_ref(n - 2); }
 
 void ref_call_recursion(RefCtx& c) {
@@ -1167,6 +1196,8 @@ const Entry kRefs[] = {
     {"ctrl_warp_misc", ref_ctrl_warp_misc},
     {"ctrl_sregs", ref_ctrl_sregs},
     {"call_basic", ref_call_basic},
+    {"ctrl_fall_off", ref_ctrl_fall_off},
+    {"triton_softmax", ref_triton_softmax},
     {"call_recursion", ref_call_recursion},
     {"call_args", ref_call_args},
     {"spill_pressure", ref_spill_pressure},
