@@ -18,9 +18,10 @@ are listed with the reason and left out of the means.
 Not a test: it asserts nothing and is not registered with ctest, except `--smoke KERNEL`, the
 ctest check that the --perf line exists and is deterministic (two runs print the same numbers).
 
-Columns are per "timer": today `model` (the emulator's replay). A GPU timing column (`gpu`:
-exec-run --gpu with cuEvent timing, median of runs) slots in as one more timer: run_one() returns
-a dict per timer and the table prints whatever timers a row has.
+Room for a GPU column: each side of a row is a dict of figures parsed from one exec-run
+(perf_of); a GPU time (exec-run --gpu with cuEvent timing, median of runs, not written yet)
+would be one more key filled by one more exec-run call in run_case, one more column in report(),
+and a rank correlation of modelled cycles against it.
 
 Usage: perf_bench.py [--exec-run P] [--mini P] [--ptxas P] [--nvcc P] [--work DIR] [-j N]
                      [--only NAME,...] [--with-flags] [--corpus-desc DIR --corpus-ptx DIR] [--json F] [--top N]
