@@ -43,6 +43,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 KERNELS = os.path.join(ROOT, 'tests', 'exec', 'kernels')
 PERF_RE = re.compile(r'^PERF (\S+) cycles=(\d+) warp_insts=(\d+) ctas=(\d+) resident=(\d+) regs=(\d+) static=(\d+)$',
                      re.M)
+WAIT_RE = re.compile(r'^PERF-WAIT \S+ stall=([\d.]+) barrier=([\d.]+) scoreboard=([\d.]+) pipe=([\d.]+) '
+                     r'dispatch=([\d.]+)$', re.M)
+WAIT_KEYS = ('stall', 'barrier', 'scoreboard', 'pipe', 'dispatch')
 
 
 def which(path, name):
@@ -119,8 +122,12 @@ def perf_of(tools, cubin, desc):
     rc, out = run([tools.exec_run, '--cubin', cubin, '--desc', desc, '--perf'])
     m = PERF_RE.search(out)
     if rc == 0 and m and 'MATCH' in out and 'MISMATCH' not in out:
-        return 'ok', {'cycles': int(m.group(2)), 'warp_insts': int(m.group(3)), 'ctas': int(m.group(4)),
-                      'resident': int(m.group(5)), 'regs': int(m.group(6)), 'static': int(m.group(7))}, ''
+        fig = {'cycles': int(m.group(2)), 'warp_insts': int(m.group(3)), 'ctas': int(m.group(4)),
+               'resident': int(m.group(5)), 'regs': int(m.group(6)), 'static': int(m.group(7))}
+        w = WAIT_RE.search(out)
+        if w:  # percent of the warps' cycles by cause (perf_model.h, WaitCycles)
+            fig['wait'] = {k: float(w.group(i + 1)) for i, k in enumerate(WAIT_KEYS)}
+        return 'ok', fig, ''
     if rc == 0 and m:  # no reference: ran, outputs unchecked
         return 'unchecked', None, 'no CPU reference: outputs not checked'
     for key in ('MISMATCH', 'TRAP', 'exec-run:'):
@@ -206,9 +213,11 @@ def report(rows, top):
         lines.append('')
         lines.append('top %d by modelled-cycle ratio:' % len(ranked))
         for r in ranked:
-            lines.append('  %-26s %s  (cycles %d vs %d, dyn %s, regs %d vs %d)' % (
+            sb = lambda side: r[side].get('wait', {}).get('scoreboard')
+            lines.append('  %-26s %s  (cycles %d vs %d, dyn %s, regs %d vs %d, scoreboard waits %s%% vs %s%%)' % (
                 r['name'], fmt(ratio(r, 'cycles')), r['test']['cycles'], r['ref']['cycles'],
-                fmt(ratio(r, 'warp_insts')), r['test']['regs'], r['ref']['regs']))
+                fmt(ratio(r, 'warp_insts')), r['test']['regs'], r['ref']['regs'],
+                fmt(sb('test'), '%.0f'), fmt(sb('ref'), '%.0f')))
     rest = [r for r in rows if r['status'] != 'ok']
     if rest:
         lines.append('')

@@ -38,6 +38,8 @@ struct WarpState {
   std::array<std::vector<uint64_t>, kNumSb> sb;  // pending releases
   int64_t bar_event = -1;  // waiting for this barrier completion
   uint64_t own = 0;        // cached earliest issue as far as the warp is concerned
+  uint64_t own_bar = 0;    // the same counting only the stall and the barrier (for WaitCycles)
+  uint64_t prev = 0;       // previous issue (or the CTA's start)
   uint32_t sp = 0, slot = 0, cta = 0;
   uint64_t age = 0;        // launch order (oldest first)
   bool resident = false, done = false;
@@ -163,6 +165,7 @@ PerfResult model_performance(const KernelImage& k, const std::vector<SassInst>& 
       w.own = kNever;
       return;
     }
+    w.own_bar = t;
     const SlotInfo& si = info[w.tr->slots[w.pos]];
     for (int b = 0; b < kNumSb; ++b)
       if (si.ctrl.wait_mask >> b & 1)
@@ -192,6 +195,7 @@ PerfResult model_performance(const KernelImage& k, const std::vector<SassInst>& 
         ++spWarps[w.sp];
         w.resident = true;
         w.ready = when;
+        w.prev = when;
         if (w.tr->slots.empty()) {
           w.done = true;
           --ctaLeft[c];
@@ -243,6 +247,14 @@ PerfResult model_performance(const KernelImage& k, const std::vector<SassInst>& 
     const SlotInfo& si = info[w.tr->slots[w.pos]];
     ++res.issued[p];
     ++res.warp_insts;
+    // Where the warp's time since its previous issue went (see WaitCycles).
+    const uint64_t pipeT = std::max(w.own, pipeFree[p][static_cast<size_t>(si.cost.pipe)]);
+    res.wait.stall += w.ready - w.prev;
+    res.wait.barrier += w.own_bar - w.ready;
+    res.wait.scoreboard += w.own - w.own_bar;
+    res.wait.pipe += pipeT - w.own;
+    res.wait.dispatch += t - pipeT;
+    w.prev = t;
     if (show)
       std::fprintf(stderr, "perf %8llu sp%u cta%u w%u %04x %s\n", static_cast<unsigned long long>(t), p, w.cta,
                    w.tr->warp, w.tr->slots[w.pos] * 16, k.insts[w.tr->slots[w.pos]].c_str());

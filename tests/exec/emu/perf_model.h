@@ -51,6 +51,17 @@ class Target;
 
 namespace ptxmini::exec {
 
+// Where the warps' time went, summed over every issue of every warp: the cycles between a
+// warp's previous issue (or its CTA's start) and this issue, split in this order into its
+// stall count (max(1, stall)), waiting for a CTA barrier beyond that, waiting for scoreboards
+// (and DEPBAR) beyond that, waiting for the pipe beyond that, and waiting for the
+// sub-partition (other warps issued). The five add up to the sum over warps of (last issue -
+// CTA start).
+struct WaitCycles {
+  uint64_t stall = 0, barrier = 0, scoreboard = 0, pipe = 0, dispatch = 0;
+  uint64_t total() const { return stall + barrier + scoreboard + pipe + dispatch; }
+};
+
 struct PerfResult {
   bool ok = false;
   std::string error;               // why the model could not run (ok == false)
@@ -61,6 +72,7 @@ struct PerfResult {
   uint32_t ctas = 0;               // CTAs of the launch
   std::vector<uint64_t> issued;    // issues per sub-partition
   std::vector<uint64_t> warp_finish;  // per trace warp: its last issue + 1
+  WaitCycles wait;
 };
 
 // Replays `trace` (a run of `k` with cfg.perf) on the timing model of `target`. `code` is the

@@ -16,7 +16,9 @@
  *   PERF <kernel> cycles=<modelled cycles> warp_insts=<issued warp instructions> ctas=<grid>
  *        resident=<CTAs resident at once> regs=<registers per thread> static=<instructions>
  * (static: the kernel's instructions before the tail padding, the final BRA to itself and the
- * NOPs after it, counted as tests/compare/cuobjdump_model.py counts them)
+ * NOPs after it, counted as tests/compare/cuobjdump_model.py counts them), then
+ *   PERF-WAIT <kernel> stall=<%> barrier=<%> scoreboard=<%> pipe=<%> dispatch=<%>
+ * where the warps' cycles went (perf_model.h, WaitCycles), in percent of their sum
  * (emulator only; with --gpu it is an error until a GPU timing column exists).
  *
  * Exit status: 0 outputs match (or ran to completion with --no-ref / no reference),
@@ -31,6 +33,7 @@
 #include "targets/target.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -290,6 +293,15 @@ int main(int argc, char** argv) {
       std::cout << "PERF " << d.kernel << " cycles=" << pr.cycles << " warp_insts=" << pr.warp_insts
                 << " ctas=" << pr.ctas << " resident=" << pr.resident_ctas << " regs=" << pr.regs
                 << " static=" << static_instructions(img, emu.code()) << "\n";
+      const WaitCycles& wc = pr.wait;
+      auto pct = [&](uint64_t v) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f", wc.total() ? 100.0 * static_cast<double>(v) / static_cast<double>(wc.total()) : 0.0);
+        return std::string(b);
+      };
+      std::cout << "PERF-WAIT " << d.kernel << " stall=" << pct(wc.stall) << " barrier=" << pct(wc.barrier)
+                << " scoreboard=" << pct(wc.scoreboard) << " pipe=" << pct(wc.pipe) << " dispatch=" << pct(wc.dispatch)
+                << "\n";
     }
   }
   if (!dump.empty())

@@ -134,6 +134,11 @@ TEST(PerfModel, DependentLoadChainWaitsOnScoreboards) {
   ASSERT_EQ(c.trap, "");
   ASSERT_TRUE(c.r.ok) << c.r.error;
   EXPECT_GE(c.r.cycles, uint64_t(n) * lat);
+  // One warp alone: its time is all stalls and scoreboard waits, mostly the latter, and the
+  // parts add up to its last issue.
+  EXPECT_EQ(c.r.wait.total(), c.r.cycles - 1);
+  EXPECT_GE(c.r.wait.scoreboard, uint64_t(n) * (lat - 10));
+  EXPECT_EQ(c.r.wait.dispatch + c.r.wait.barrier, 0u);
 
   std::vector<std::string> indep = {"[B------:R-:W0:-:S02] LDC.64 R2, c[0x0][0x210] ;", "[B0-----:R-:W-:-:S01] NOP ;"};
   for (int i = 0; i < n; ++i)
@@ -180,6 +185,10 @@ TEST(PerfModel, WarpsOnOneSubPartitionInterleave) {
   ASSERT_TRUE(one.r.ok && five.r.ok);
   EXPECT_EQ(five.r.issued[0], 2u * (n + 1)) << "warps 0 and 4 issue on sub-partition 0";
   EXPECT_GE(five.r.cycles, 2u * n) << "one issue per cycle on sub-partition 0";
+  // The second warp of sub-partition 0 waits for the first: for the FMA pipe the first keeps
+  // busy or for the issue slot itself.
+  EXPECT_GE(five.r.wait.dispatch + five.r.wait.pipe, uint64_t(n));
+  EXPECT_EQ(one.r.wait.dispatch + one.r.wait.pipe, 0u);
   PerfRun one4(body("S04"), 32), five4(body("S04"), 160);
   ASSERT_TRUE(one4.r.ok && five4.r.ok);
   EXPECT_LT(five4.r.cycles, one4.r.cycles + 4) << "the second warp fills the first one's stalls";
@@ -219,6 +228,7 @@ TEST(PerfModel, BarrierWaitsForTheLastArrival) {
   ASSERT_EQ(p.r.warp_finish.size(), 2u);
   EXPECT_GE(p.r.warp_finish[0], 6u * 15 + T().perfFacts().barrierLatency)
       << "warp 0 leaves the barrier only after warp 1's long path";
+  EXPECT_GE(p.r.wait.barrier, 6u * 15) << "warp 0's wait is counted as a barrier wait";
 }
 
 // Residency: CTAs run at once only as far as registers allow. With 255 registers per thread a
