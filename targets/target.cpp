@@ -33,7 +33,7 @@ const Target kSm90(ArchInfo{90, 0, false},
                    MemoryLayout{/*constVarBank=*/3, /*addressSlotBank=*/4,
                                 /*constWindowOffset=*/0xd0, /*sharedReserve=*/0x400,
                                 /*sharedCtaShift=*/24},
-                   sm90SchedTables());
+                   sm90SchedTables(), sm90PerfTables());
 
 constexpr SpecialRegRead kSm90SpecialRegs[] = {
 #define PTX_SREG_READ(Ptx, Kind, Sass, A, B) {Ptx, SpecialRegRead::How::Kind, Sass, A, B},
@@ -44,8 +44,8 @@ constexpr SpecialRegRead kSm90SpecialRegs[] = {
 } // namespace
 
 Target::Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem,
-               const SchedTables &sched)
-    : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem), sched_(&sched) {
+               const SchedTables &sched, const PerfTables &perf)
+    : arch_(arch), cbank_(cbank), regs_(regs), mem_(mem), sched_(&sched), perf_(&perf) {
   lat_.fill(sched.fallbackLatency);
   std::vector<bool> measured(lat_.size(), false); // an exact RAW row, not a row default
   // Row defaults (reader kAnyClass) first, then the exact cells over them.
@@ -174,6 +174,27 @@ unsigned Target::minStall(std::string_view mnemonic) const {
 }
 
 const Target &Target::sm90() { return kSm90; }
+
+PerfCost Target::perfCost(std::string_view mnemonic, std::span<const std::string_view> mods) const {
+  for (const PerfOpRow &r : perf_->ops) {
+    if (r.mnemonic != mnemonic)
+      continue;
+    if (r.modifier.empty() || std::find(mods.begin(), mods.end(), r.modifier) != mods.end())
+      return r.cost;
+  }
+  ori::LatClass cls = latClass(mnemonic, mods, ori::LatClass::Ctrl);
+  for (const PerfClassRow &r : perf_->classes)
+    if (r.cls == cls)
+      return r.cost;
+  return PerfCost{};
+}
+
+std::string_view perfPipeName(PerfPipe p) {
+  static constexpr std::string_view kNames[] = {"fma",    "alu",    "fp64",    "xu",    "lsu",
+                                                "const",  "tensor", "uniform", "branch"};
+  static_assert(std::size(kNames) == kNumPerfPipes);
+  return kNames[static_cast<size_t>(p)];
+}
 
 // Only sm_90 (and sm_90a) generate code today, so every Target answers with sm_90's table.
 std::span<const SpecialRegRead> Target::specialRegs() const { return kSm90SpecialRegs; }

@@ -10,6 +10,7 @@
 
 #include "targets/arch.h"
 #include "targets/sched_model.h"
+#include "targets/perf_model.h"
 #include "targets/calling_convention.h"
 
 #include <array>
@@ -135,8 +136,16 @@ public:
   /// The smallest stall an instruction of `mnemonic` may carry (1 unless MIN_STALL says more).
   unsigned minStall(std::string_view mnemonic) const;
 
+  // ---- performance model (targets/<sm>/perf_model.def) ------------------------------------
+  /// Resident limits and fixed costs of one SM, for the emulator's performance model.
+  const PerfFacts &perfFacts() const { return perf_->facts; }
+  /// What one warp instruction of `mnemonic` with `mods` costs: the first PERF_OP row that
+  /// matches, else its latency class's PERF_CLASS row (class Ctrl when sass_ops.def has no
+  /// row for the opcode).
+  PerfCost perfCost(std::string_view mnemonic, std::span<const std::string_view> mods) const;
+
   Target(ArchInfo arch, ConstBankLayout cbank, RegisterFiles regs, MemoryLayout mem,
-         const SchedTables &sched);
+         const SchedTables &sched, const PerfTables &perf);
 
 private:
   static constexpr unsigned kFiles = ori::kNumRegClasses, kKinds = 2;
@@ -150,6 +159,7 @@ private:
   MemoryLayout mem_;
   CallingConvention cc_;
   const SchedTables *sched_;
+  const PerfTables *perf_;
   /// rawLatency for every (writer, reader or any, file, kind), from sched_->raw.
   std::array<uint8_t, ori::kNumLatClasses * (ori::kNumLatClasses + 1) * kFiles * kKinds> lat_{};
   std::array<uint8_t, ori::kNumLatClasses * kFiles> maxLat_{};

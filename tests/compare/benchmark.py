@@ -15,6 +15,8 @@ plotting; matplotlib is not a dependency): compile-time ratio against PTX size, 
 of instruction-count ratios, and ptxas's own compile time against PTX size for scale.
 
 Usage: benchmark.py CORPUS... --out DIR [--self-compare | --mini PATH] [--runs 3] [-j 1]
+       benchmark.py --perf [perf_bench.py options]   modelled cycles and dynamic instructions of
+                                                     the exec kernels (perf_bench.py)
 """
 
 import argparse
@@ -259,6 +261,9 @@ def plot_svg(rows, title):
 
 def main(argv=None):
     argv = sys.argv if argv is None else argv
+    if '--perf' in argv[1:]:
+        import perf_bench  # noqa: E402  (the code-speed measure lives in its own file)
+        return perf_bench.main([a for a in argv[1:] if a != '--perf'])
     ap = ptx_compare.build_parser()
     ap.description = __doc__.split('\n\n')[0]
     ap.add_argument('--out', required=True, help='folder for results.csv, summary.md, plot.svg, records.json')

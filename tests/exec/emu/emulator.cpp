@@ -365,15 +365,23 @@ void Emulator::build_bank0() {
 void Emulator::launch(const LaunchConfig& cfg) {
   cfg_ = cfg;
   stats_ = ExecStats{};
+  trace_perf_ = PerfTrace{};
+  bar_events_.clear();
   build_bank0();
   uint64_t nthreads = uint64_t{cfg.block.x} * cfg.block.y * cfg.block.z;
   if (nthreads == 0 || nthreads > 1024) throw Trap("invalid block size " + std::to_string(nthreads));
   if (cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0) throw Trap("invalid grid size");
+  uint32_t linear = 0;
+  if (cfg.perf) {
+    trace_perf_.num_ctas = cfg.grid.x * cfg.grid.y * cfg.grid.z;
+    trace_perf_.warps_per_cta = static_cast<uint32_t>((nthreads + 31) / 32);
+  }
   for (uint32_t cz = 0; cz < cfg.grid.z; ++cz)
     for (uint32_t cy = 0; cy < cfg.grid.y; ++cy)
       for (uint32_t cx = 0; cx < cfg.grid.x; ++cx) {
         Cta cta;
         cta.ctaid[0] = cx; cta.ctaid[1] = cy; cta.ctaid[2] = cz;
+        cta.linear = linear++;
         // Reserved 1 KiB at the bottom of the window is part of .nv.shared.<kernel>'s size;
         // dynamic shared memory follows the static part.  GUESS: 16-byte alignment of the start.
         size_t stat = std::max<size_t>(k_.shared_size, 0x400);
@@ -395,6 +403,12 @@ void Emulator::launch(const LaunchConfig& cfg) {
         }
         for (auto& w : cta.warps)
           for (int l = 0; l < 32; ++l) if (!(w->exists >> l & 1)) w->t[l].state = Thread::Exited;
+        if (cfg.perf)
+          for (auto& w : cta.warps) {
+            trace_perf_.warps.emplace_back();
+            trace_perf_.warps.back().cta = cta.linear;
+            trace_perf_.warps.back().warp = w->id;
+          }
         run_cta(cta);
       }
 }
@@ -443,6 +457,7 @@ bool Emulator::release_barriers(Cta& cta) {
           }
         }
     b = NamedBarrier{};
+    ++cta.bar_gen[id];
     any = true;
   }
   return any;
@@ -471,6 +486,11 @@ bool Emulator::step_warp(Cta& cta, Warp& w) {
   }
   if (++stats_.warp_insts > cfg_.max_warp_steps) throw Trap("step limit reached (kernel does not terminate?)");
   stats_.per_opcode[in.opcode]++;
+  PerfTrace::WarpTrace* wt = nullptr;
+  if (cfg_.perf) {
+    wt = &trace_perf_.warps[static_cast<size_t>(cta.linear) * trace_perf_.warps_per_cta + w.id];
+    wt->slots.push_back(static_cast<uint32_t>(idx));
+  }
   uint32_t active = 0;
   for (int l = 0; l < 32; ++l) {
     if (!(group >> l & 1)) continue;
@@ -490,7 +510,19 @@ bool Emulator::step_warp(Cta& cta, Warp& w) {
     active &= ~active + 1;  // uniform datapath: once per warp, for the lowest active lane
   Exec e{*this, cta, w, in, active, {}};
   for (int l = 0; l < 32; ++l) e.next_pc[l] = minpc + 16;
+  std::array<uint32_t, 16> arrived{};
+  const bool bar = wt && in.opcode == "BAR";
+  if (bar)
+    for (int b = 0; b < 16; ++b) arrived[b] = cta.bars[b].arrived;
   row.fn(e);
+  if (bar)
+    for (uint32_t b = 0; b < 16; ++b) {
+      if (cta.bars[b].arrived == arrived[b]) continue;
+      // The arrival belongs to the barrier's next completion (release_barriers counts them).
+      auto [it, fresh] = bar_events_.try_emplace({cta.linear, b, cta.bar_gen[b]}, trace_perf_.num_events);
+      if (fresh) ++trace_perf_.num_events;
+      wt->arrivals.push_back({static_cast<uint32_t>(wt->slots.size() - 1), it->second, !in.has("ARV")});
+    }
   for (int l = 0; l < 32; ++l)
     if (group >> l & 1 && w.t[l].pc == minpc) w.t[l].pc = (active >> l & 1) ? e.next_pc[l] : minpc + 16;
   return true;

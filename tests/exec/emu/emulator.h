@@ -57,6 +57,30 @@ struct LaunchConfig {
   uint32_t stack_size = 1024;         // per-thread local bytes beyond the frame
   uint64_t max_warp_steps = 200000000;// guard against non-terminating kernels
   std::map<uint32_t, TexObject> textures;  // texture/surface objects by handle (texture.h)
+  bool perf = false;                  // record a PerfTrace for the performance model
+};
+
+// What the performance model (perf_model.h) needs from a run with LaunchConfig::perf: each
+// warp's issued instructions in issue order (code slot = pc / 16; an issue whose guard is
+// false for every lane counts, as it does in ExecStats) and its CTA barrier arrivals, each
+// tagged with the barrier completion ("event") that counted it, so that the timing model
+// releases waiters when the same set of arrivals has happened in its own time.
+struct PerfTrace {
+  struct Arrival {
+    uint32_t pos = 0;     // index in `slots` of the BAR that arrived
+    uint32_t event = 0;   // which completion of which barrier of which CTA
+    bool waits = false;   // BAR.SYNC / BAR.RED wait for the completion; BAR.ARV does not
+  };
+  struct WarpTrace {
+    uint32_t cta = 0;     // CTA index in launch order (x fastest)
+    uint32_t warp = 0;    // warp index inside the CTA
+    std::vector<uint32_t> slots;
+    std::vector<Arrival> arrivals;
+  };
+  std::vector<WarpTrace> warps;  // CTA by CTA, warps by index
+  uint32_t num_ctas = 0;
+  uint32_t warps_per_cta = 0;
+  uint32_t num_events = 0;
 };
 
 struct ExecStats {
@@ -103,6 +127,8 @@ struct Cta {
   std::array<NamedBarrier, 16> bars{};
   std::vector<uint8_t> shared;
   uint32_t ctaid[3] = {0, 0, 0};
+  uint32_t linear = 0;                   // launch order (PerfTrace::WarpTrace::cta)
+  std::array<uint32_t, 16> bar_gen{};    // completions of each named barrier so far
 };
 
 class Emulator;
@@ -149,6 +175,9 @@ class Emulator {
   // Runs the whole grid; throws Trap on any fault.
   void launch(const LaunchConfig& cfg);
   const ExecStats& stats() const { return stats_; }
+  // The last launch's trace (empty unless LaunchConfig::perf) and the parsed code it indexes.
+  const PerfTrace& perf_trace() const { return trace_perf_; }
+  const std::vector<SassInst>& code() const { return code_; }
   // Constant bank 0 as built for the last launch (exposed for tests).
   const std::vector<uint8_t>& bank0() const { return bank0_; }
 
@@ -178,6 +207,8 @@ class Emulator {
   std::vector<int> handler_;          // index into the opcode table, -1 = slot has no instruction
   std::vector<std::string> parse_err_;
   bool trace_ = false;     // PTXMINI_EMU_TRACE=1: print every issued instruction to stderr
+  PerfTrace trace_perf_;   // see perf_trace()
+  std::map<std::array<uint32_t, 3>, uint32_t> bar_events_;  // (cta, barrier, generation) -> event
 };
 
 }  // namespace ptxmini::exec

@@ -17,11 +17,24 @@ struct KernelParam {
   uint32_t size = 0;
 };
 
+// One instruction's control block (sass-encoding.md 2.2): what the performance model
+// (perf_model.h) reads; the functional emulator ignores it.
+struct InstCtrl {
+  uint8_t stall = 1;        // cycles before the warp's next instruction may issue
+  bool yield = false;       // the `Y` form (raw bit 109 clear)
+  uint8_t write_sb = 7;     // scoreboard released when the result lands, 7 = none
+  uint8_t read_sb = 7;      // scoreboard released when the sources have been read, 7 = none
+  uint8_t wait_mask = 0;    // scoreboards SB0..SB5 that must be released before issue
+};
+
 struct KernelImage {
   std::string name;
   // Instruction text of the kernel's section (index = byte offset / 16); empty string for a
   // slot with no instruction. Labels are resolved to byte offsets by the loader.
   std::vector<std::string> insts;
+  // Control block per slot (same indexing as insts); empty when unknown (hand-written SASS
+  // without annotations), which the performance model refuses.
+  std::vector<InstCtrl> ctrl;
   // Labels of the section (name -> byte offset), for targets printed as `(label).
   std::vector<std::pair<std::string, uint32_t>> labels;
   // Parameters, in ordinal order; they live in constant bank 0 at param_base.
@@ -31,6 +44,7 @@ struct KernelImage {
   // Static shared memory size in bytes as the cubin's .nv.shared.<kernel> section gives it; on
   // sm_90 it already includes the 1 KiB reserved at the bottom of the window.
   uint32_t shared_size = 0;
+  uint32_t num_regs = 0;         // EIATTR_REGCOUNT: registers per thread (0 = unknown)
   uint32_t frame_size = 0;       // EIATTR_FRAME_SIZE (per-thread local bytes of the kernel)
   uint32_t min_stack_size = 0;   // EIATTR_MIN_STACK_SIZE
   // Constant banks from the cubin (.nv.constant<N>[.kernel]) by bank number: initial contents.

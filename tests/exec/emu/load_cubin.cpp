@@ -4,8 +4,10 @@
  *                  enc::decodeText (branch targets print as byte addresses)
  *   parameters     EIATTR_KPARAM_INFO(_V2) records of .nv.info.<kernel> (ordinal, offset, size)
  *                  and EIATTR_PARAM_CBANK (base and size of the parameter block)
- *   frame, stack   EIATTR_FRAME_SIZE / EIATTR_MIN_STACK_SIZE records of .nv.info naming the
- *                  kernel's symbol
+ *   control codes  bits 105..121 of each word (targets/common/volta_word.h): stall, yield,
+ *                  scoreboards, wait mask, for the performance model
+ *   frame, stack,  EIATTR_FRAME_SIZE / EIATTR_MIN_STACK_SIZE / EIATTR_REGCOUNT records of
+ *   registers      .nv.info naming the kernel's symbol
  *   shared size    the size of .nv.shared.<kernel>
  *   const banks    .nv.constant<N>[.<kernel>] contents (NOBITS banks: zeros of their size)
  *   module data    .nv.global.init / .nv.global as global segments; the R_CUDA_64 relocations
@@ -17,6 +19,7 @@
 #include "encoder/cubin/cubin_model.h"
 #include "encoder/isa_table.h"
 #include "encoder/sass_codec.h"
+#include "targets/common/volta_word.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +32,8 @@
 namespace ptxmini::exec {
 namespace {
 
-constexpr uint8_t kParamCbank = 0x0a, kFrameSize = 0x11, kMinStackSize = 0x12, kKParamInfo = 0x17;
+constexpr uint8_t kParamCbank = 0x0a, kFrameSize = 0x11, kMinStackSize = 0x12, kKParamInfo = 0x17,
+                  kRegCount = 0x2f;
 // HW: ptxas 13.0 writes EIATTR_KPARAM_INFO_V2 (0x45) instead of KPARAM_INFO when the parameter
 // block does not fit KPARAM_INFO's 14-bit size field (a 32000-byte __grid_constant__ struct in
 // cuda-samples' LargeKernelParameter: "00000000 0100007d 08000000" for the 8-byte pointer at
@@ -125,6 +129,9 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
       }
     }
     out.insts.push_back(*t);
+    const volta::Control c = volta::readControl(w);
+    out.ctrl.push_back({static_cast<uint8_t>(c.stall), !c.yieldBit, static_cast<uint8_t>(c.writeSb),
+                        static_cast<uint8_t>(c.readSb), static_cast<uint8_t>(c.waitMask)});
   }
   // ---- relocations: not modelled -------------------------------------------------------------
   for (const char* prefix : {".rela.text.", ".rel.text."})
@@ -142,6 +149,7 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
       if (a.payload.size() != 8 || a.u32(0) != symIndex) continue;
       if (a.attr == kFrameSize) out.frame_size = a.u32(1);
       if (a.attr == kMinStackSize) out.min_stack_size = a.u32(1);
+      if (a.attr == kRegCount) out.num_regs = a.u32(1);
     }
   if (const cubin::Section* info = find(*c, ".nv.info." + kernel))
     for (const cubin::Attribute& a : info->attributes) {

@@ -3,7 +3,7 @@
  * CPU reference named in the description.
  *
  *   exec-run --cubin K.cubin --desc T.desc [--kernel NAME] [--gpu] [--no-ref] [--dump DIR]
- *            [--stats] [--list-opcodes]
+ *            [--stats] [--perf] [--list-opcodes]
  *   exec-run --cubin K.cubin --smoke [--kernel NAME]
  *
  * --smoke runs every kernel of the cubin (or NAME) without a description: each 8-byte
@@ -11,14 +11,29 @@
  * grid 2 x block 64, 48 KiB of dynamic shared memory. It checks nothing but that the emulator runs the code to completion
  * without a trap (used to survey which opcodes real code needs).
  *
+ * --perf also replays the run on the performance model (emu/perf_model.h; tests/exec/README.md
+ * "Performance model") and prints one line
+ *   PERF <kernel> cycles=<modelled cycles> warp_insts=<issued warp instructions> ctas=<grid>
+ *        resident=<CTAs resident at once> regs=<registers per thread> static=<instructions>
+ * (static: the kernel's instructions before the tail padding, the final BRA to itself and the
+ * NOPs after it, counted as tests/compare/cuobjdump_model.py counts them), then
+ *   PERF-WAIT <kernel> stall=<%> barrier=<%> scoreboard=<%> pipe=<%> dispatch=<%>
+ * where the warps' cycles went (perf_model.h, WaitCycles), in percent of their sum
+ * (emulator only; with --gpu it is an error until a GPU timing column exists).
+ *
  * Exit status: 0 outputs match (or ran to completion with --no-ref / no reference),
  * 1 mismatch, 2 trap or error, 77 skipped (--gpu without a GPU; the reason is printed). */
 #include "tests/exec/emu/emulator.h"
 #include "tests/exec/emu/load_cubin.h"
 #include "tests/exec/emu/ops.h"
+#include "tests/exec/emu/perf_model.h"
 #include "tests/exec/runner/gpu_runner.h"
 #include "tests/exec/runner/test_desc.h"
 
+#include "targets/target.h"
+
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -26,9 +41,24 @@
 using namespace ptxmini::exec;
 
 namespace {
+// Instructions before the tail padding (the last BRA to itself and the NOPs after it).
+size_t static_instructions(const KernelImage& img, const std::vector<SassInst>& code) {
+  size_t n = std::min(img.insts.size(), code.size());
+  while (n > 0 && (img.insts[n - 1].empty() || code[n - 1].opcode == "NOP")) --n;
+  if (n > 0 && code[n - 1].opcode == "BRA")
+    for (const Operand& o : code[n - 1].ops)
+      if ((o.kind == OpndKind::Target || o.kind == OpndKind::Imm) && o.imm == (n - 1) * 16) {
+        --n;
+        break;
+      }
+  size_t count = 0;
+  for (size_t i = 0; i < n; ++i) count += !img.insts[i].empty();
+  return count;
+}
+
 int usage() {
   std::cerr << "usage: exec-run --cubin K.cubin --desc T.desc [--kernel NAME] [--gpu] [--no-ref] [--dump DIR] "
-               "[--stats] | --list-opcodes\n";
+               "[--stats] [--perf] | --list-opcodes\n";
   return 2;
 }
 int run_smoke(const std::string& cubin, const std::string& only) {
@@ -115,7 +145,7 @@ bool make_texture(const TextureDesc& t, const BufferDesc& b, uint64_t addr, TexO
 
 int main(int argc, char** argv) {
   std::string cubin, desc, kernel, dump;
-  bool gpu = false, noref = false, stats = false, smoke = false;
+  bool gpu = false, noref = false, stats = false, smoke = false, perf = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -126,6 +156,7 @@ int main(int argc, char** argv) {
     else if (a == "--gpu") gpu = true;
     else if (a == "--no-ref") noref = true;
     else if (a == "--stats") stats = true;
+    else if (a == "--perf") perf = true;
     else if (a == "--smoke") smoke = true;
     else if (a == "--list-opcodes") {
       for (size_t k = 0; k < op_table_size(); ++k) std::cout << op_table()[k].name << "\n";
@@ -134,6 +165,10 @@ int main(int argc, char** argv) {
   }
   if (smoke && !cubin.empty()) return run_smoke(cubin, kernel);
   if (cubin.empty() || desc.empty()) return usage();
+  if (perf && gpu) {
+    std::cerr << "exec-run: --perf models the emulator's run; it has no GPU timing yet\n";
+    return 2;
+  }
   try {
   TestDesc d;
   std::string err;
@@ -173,6 +208,7 @@ int main(int argc, char** argv) {
       addr[b.name] = a;
     }
     LaunchConfig cfg;
+    cfg.perf = perf;
     // Texture and surface objects: handles 1, 2, ... in description order.
     std::map<std::string, uint64_t> handle;
     for (size_t i = 0; i < d.textures.size(); ++i) {
@@ -248,6 +284,25 @@ int main(int argc, char** argv) {
               << " thread-level\n";
     if (stats)
       for (auto& [op, n] : s.per_opcode) std::cout << "  " << op << " " << n << "\n";
+    if (perf) {
+      PerfResult pr = model_performance(img, emu.code(), emu.perf_trace(), cfg, ptxmini::Target::sm90());
+      if (!pr.ok) {
+        std::cerr << "exec-run: performance model: " << pr.error << "\n";
+        return 2;
+      }
+      std::cout << "PERF " << d.kernel << " cycles=" << pr.cycles << " warp_insts=" << pr.warp_insts
+                << " ctas=" << pr.ctas << " resident=" << pr.resident_ctas << " regs=" << pr.regs
+                << " static=" << static_instructions(img, emu.code()) << "\n";
+      const WaitCycles& wc = pr.wait;
+      auto pct = [&](uint64_t v) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f", wc.total() ? 100.0 * static_cast<double>(v) / static_cast<double>(wc.total()) : 0.0);
+        return std::string(b);
+      };
+      std::cout << "PERF-WAIT " << d.kernel << " stall=" << pct(wc.stall) << " barrier=" << pct(wc.barrier)
+                << " scoreboard=" << pct(wc.scoreboard) << " pipe=" << pct(wc.pipe) << " dispatch=" << pct(wc.dispatch)
+                << "\n";
+    }
   }
   if (!dump.empty())
     for (auto& o : d.outputs) {
