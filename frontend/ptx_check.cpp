@@ -585,6 +585,17 @@ private:
         ++letter;
       char c = letter < sig.size() ? sig[letter++] : 'x';
       const Operand &op = ins.operands[k];
+      // HW (ptxas 13.0.88): a braces list of the wrong length for ld/st's .vN is "Argument
+      // vector size mismatch"; a length no vector has (3, 5, ...) is "Illegal vector size".
+      if (c == 'r' && vec > 1 && op.is<VectorOperand>() &&
+          op.as<VectorOperand>().elems.size() != vec) {
+        size_t n = op.as<VectorOperand>().elems.size();
+        error(ins.line, ins.column,
+              n == 1 || n == 2 || n == 4 || n == 8
+                  ? "Argument vector size mismatch for instruction '" + name + "'"
+                  : "Illegal vector size: " + std::to_string(n));
+        return;
+      }
       bool ok = true;
       switch (c) {
       case 'd': ok = valueMatches(op, t0, Width::Exact, sc, vec); break;
