@@ -10,7 +10,10 @@
 ///     lowering cannot, block-local, on single-use intermediate results):
 ///       IMAD.WIDE a, b, RZ feeding a 64-bit add (IADD3 lo with a carry + IADD3.X hi)
 ///         -> IMAD.WIDE a, b, addend (one instruction instead of three; ptxas's address form);
-///       IADD3 x, y, RZ feeding IADD3 t, z, RZ -> IADD3 x, y, z (immediates summed).
+///       IADD3 x, y, RZ feeding IADD3 t, z, RZ -> IADD3 x, y, z (immediates summed);
+///       SHF.L.U32 x, k, RZ feeding IADD3 t, y, RZ -> LEA x, y, k;
+///       ISETP.cmp.AND x, y, PT feeding PLOP3 (AND / OR with another predicate r)
+///         -> ISETP.cmp.AND|OR x, y, r.
 ///     The earlier instruction's sources must be unchanged at the later one (same block,
 ///     no definition of them in between); the result must encode (enc::canEncode).
 ///  2. Propagation and folding: a forward "available values" data flow over 32-bit
@@ -46,6 +49,7 @@
 ///     equal an earlier one's, with none of those sources nor the earlier result redefined
 ///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up).
 ///  5. Dead code elimination (dead_code.cpp).
+///  6. Tuple formation (phase 29 only, before the rounds): see formTuples.
 //===----------------------------------------------------------------------------------===//
 #include "encoder/emit_function.h"
 #include "ori/analysis/rpo.h"
@@ -220,6 +224,130 @@ bool isPlainIadd3(const Instr &in) {
          in.ops[0].sub == ori::kWholeReg;
 }
 
+/// The earlier instruction of `ins[0, j)` that defines (cls, reg), or -1.
+long findDef(const std::vector<Instr> &ins, size_t j, RegClass cls, uint32_t reg) {
+  for (size_t d = j; d-- > 0;)
+    for (const Operand &o : ins[d].defs())
+      if (o.kind == OperandKind::VReg && o.cls == cls && o.reg == reg)
+        return static_cast<long>(d);
+  return -1;
+}
+
+/// A single-definition, single-use width-1 register read plainly (no modifiers).
+bool singleUseTemp(const ori::Function &f, const Operand &t, RegClass cls) {
+  if (t.kind != OperandKind::VReg || t.cls != cls || t.width != 1 || t.sub != ori::kWholeReg ||
+      (t.mods & ~ori::OM_REUSE))
+    return false;
+  const ori::RegInfo &ti = f.regInfo(t.cls, t.reg);
+  return ti.defCount == 1 && ti.useCount == 1;
+}
+
+/// `t = SHF.L.U32 x, k, RZ` feeding `d = IADD3 t, y, RZ` -> `d = LEA x, y, k` (x * 2^k + y in
+/// one instruction, ptxas's form for scaled indices).
+bool combineLea(GoCtx &ctx, std::vector<Instr> &ins, size_t j) {
+  Instr &add = ins[j];
+  if (!isPlainIadd3(add))
+    return false;
+  auto u = add.uses();
+  for (unsigned k = 0; k < 3; ++k) {
+    if (!singleUseTemp(ctx.f, u[k], RegClass::R))
+      continue;
+    unsigned other = 3, zeros = 0;
+    for (unsigned m = 0; m < 3; ++m) {
+      if (m == k)
+        continue;
+      if (isRZ(u[m]) && !(u[m].mods & ~ori::OM_REUSE))
+        ++zeros;
+      else
+        other = m;
+    }
+    if (zeros != 1 || other == 3 || (u[other].mods & ~ori::OM_REUSE))
+      continue;
+    long d = findDef(ins, j, RegClass::R, u[k].reg);
+    if (d < 0)
+      continue;
+    const Instr &sh = ins[static_cast<size_t>(d)];
+    if (sh.op != Opcode::SHF || sh.isGuarded() || sh.numDefs != 1 || sh.uses().size() != 3 ||
+        sh.mods.size() != 2 || sh.mods[0] != Modifier::L || sh.mods[1] != Modifier::U32 ||
+        !(sh.ops[0] == u[k]) || sh.uses()[1].kind != OperandKind::Imm ||
+        sh.uses()[1].imm < 0 || sh.uses()[1].imm > 31 || !isRZ(sh.uses()[2]) ||
+        sh.uses()[0].kind != OperandKind::VReg || (sh.uses()[0].mods & ~ori::OM_REUSE))
+      continue;
+    if (sourcesClobbered(ins, static_cast<size_t>(d) + 1, j, sh.uses()))
+      continue;
+    Instr lea(Opcode::LEA);
+    lea.addDef(add.ops[0]);
+    lea.addUse(sh.uses()[0]);
+    lea.addUse(u[other]);
+    lea.addUse(Operand::intImm(sh.uses()[1].imm));
+    lea.srcLine = add.srcLine;
+    lea.flags = add.flags;
+    ori::spellImmediates(lea);
+    if (!enc::canEncode(lea, ctx.sm))
+      continue;
+    add = lea;
+    ++ctx.changes;
+    return true;
+  }
+  return false;
+}
+
+/// `q = ISETP.cmp.AND x, y, PT` feeding `d = PLOP3.LUT q, r, PT, AND|OR` -> `d = ISETP.cmp.AND|OR
+/// x, y, r` (the compare's own combining operand; ptxas chains compares this way).
+bool combineIsetpPlop3(GoCtx &ctx, std::vector<Instr> &ins, size_t j) {
+  Instr &pl = ins[j];
+  if (pl.op != Opcode::PLOP3 || pl.isGuarded() || pl.mods.size() != 1 ||
+      pl.mods[0] != Modifier::LUT || pl.numDefs != 2 || !pl.ops[1].isFixed() ||
+      pl.ops[0].kind != OperandKind::VReg || pl.uses().size() != 5)
+    return false;
+  auto u = pl.uses();
+  if (predConst(u[2]) != true || u[3].kind != OperandKind::Imm || u[4].kind != OperandKind::Imm ||
+      u[4].imm != 0)
+    return false;
+  // The LUT over (a, b, c=PT): only a|b (0xfc, 0xfe, ... with c true: bits where c=1 decide)
+  // and a&b. With c == PT only the odd indices (c = 1) matter: a|b -> 0xA8 on them, a&b -> 0x80.
+  auto lut = static_cast<uint8_t>(u[3].imm);
+  uint8_t live = lut & 0xAA;
+  std::optional<Modifier> comb;
+  if (live == (0xFC & 0xAA))
+    comb = Modifier::OR;
+  else if (live == (0xC0 & 0xAA))
+    comb = Modifier::AND;
+  if (!comb)
+    return false;
+  for (unsigned k = 0; k < 2; ++k) {
+    const Operand &q = u[k];
+    const Operand &r = u[1 - k];
+    if (!singleUseTemp(ctx.f, q, RegClass::P))
+      continue;
+    if (r.kind != OperandKind::VReg && !(r.kind == OperandKind::PReg && r.isFixed()))
+      continue;
+    long d = findDef(ins, j, RegClass::P, q.reg);
+    if (d < 0)
+      continue;
+    const Instr &cmp = ins[static_cast<size_t>(d)];
+    if (cmp.op != Opcode::ISETP || cmp.isGuarded() || cmp.numDefs != 2 || !cmp.ops[1].isFixed() ||
+        !(cmp.ops[0] == q) || cmp.uses().size() != 3 || predConst(cmp.uses()[2]) != true ||
+        !cmp.hasModifier(Modifier::AND) || cmp.hasModifier(Modifier::EX))
+      continue;
+    if (sourcesClobbered(ins, static_cast<size_t>(d) + 1, j, cmp.uses()))
+      continue;
+    Instr n = cmp;
+    for (Modifier &m : n.mods)
+      if (m == Modifier::AND)
+        m = *comb;
+    n.ops[0] = pl.ops[0];
+    n.uses()[2] = r;
+    n.srcLine = pl.srcLine;
+    if (!enc::canEncode(n, ctx.sm))
+      continue;
+    pl = n;
+    ++ctx.changes;
+    return true;
+  }
+  return false;
+}
+
 void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   ori::Function &f = ctx.f;
   // Single definition and use counts are current (recomputeRegTable before the call).
@@ -296,6 +424,8 @@ void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
       }
       continue;
     }
+    if (combineLea(ctx, ins, j) || combineIsetpPlop3(ctx, ins, j))
+      continue;
     // ---- IADD3 chains ----
     if (isPlainIadd3(lo)) {
       auto u = lo.uses();
@@ -1076,8 +1206,115 @@ void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   }
 }
 
-void generalOptimize(ori::Function &f, PhaseContext &pc, bool cse) {
+// ---- 6. Tuple formation ------------------------------------------------------------------
+
+/// Register tuples (pairs, quads) that the lowering assembles component by component from
+/// 32-bit values -- `X[i] = MOV s_i` for every component, as for the fragments of an
+/// HMMA -- are given a home: when every s_i is a distinct width-1 register with exactly one
+/// definition (unguarded, whole), each s_i is renamed to component i of one fresh register Q
+/// of X's width. This is a pure renaming (each component of Q has exactly the one definition
+/// s_i had), so it cannot change results; afterwards X's component copies all read the
+/// matching components of Q, propagation replaces whole reads of X by Q, and the copies die.
+/// A register already placed in a tuple, or one wanted at two positions, is left alone.
+/// Only phase 29 (GeneralOptimize) forms tuples (the allocator then keeps Q in one aligned
+/// tuple of registers, which can lengthen live ranges: once is enough).
+unsigned formTuples(GoCtx &ctx) {
+  ori::Function &f = ctx.f;
+  f.recomputeRegTable();
+  // Candidate groups: for a wide register X, the sources of its component MOVs.
+  struct Group { uint32_t x; uint8_t width; llvm::SmallVector<int64_t, 4> src; };
+  llvm::DenseMap<uint32_t, size_t> groupOf;
+  std::vector<Group> groups;
+  for (const ori::Block &b : f.blocks)
+    for (const Instr &in : b.instrs) {
+      if (in.op != Opcode::MOV || !in.mods.empty() || in.isGuarded() || in.numDefs != 1)
+        continue;
+      const Operand &d = in.ops[0], &s = in.ops[1];
+      if (d.kind != OperandKind::VReg || d.cls != RegClass::R || d.width < 2 ||
+          d.sub == ori::kWholeReg)
+        continue;
+      auto [it, fresh] = groupOf.try_emplace(d.reg, groups.size());
+      if (fresh)
+        groups.push_back({d.reg, d.width, llvm::SmallVector<int64_t, 4>(d.width, -1)});
+      Group &g = groups[it->second];
+      bool ok = s.kind == OperandKind::VReg && s.cls == RegClass::R && s.width == 1 &&
+                s.sub == ori::kWholeReg && (s.mods & ~ori::OM_REUSE) == 0;
+      // -2 marks a component that is not a plain single-register copy (or copied twice).
+      g.src[d.sub] = !ok || g.src[d.sub] != -1 ? -2 : static_cast<int64_t>(s.reg);
+    }
+  llvm::DenseMap<uint32_t, std::pair<uint32_t, unsigned>> home; // s -> (Q, position)
+  for (const Group &g : groups) {
+    bool ok = true;
+    for (unsigned i = 0; i < g.width && ok; ++i) {
+      if (g.src[i] < 0) {
+        ok = false;
+        break;
+      }
+      auto si = static_cast<uint32_t>(g.src[i]);
+      const ori::RegInfo &ri = f.regInfo(RegClass::R, si);
+      ok = ri.width == 1 && ri.defCount == 1 && !home.count(si);
+      for (unsigned k = 0; k < i && ok; ++k)
+        ok = g.src[k] != g.src[i];
+    }
+    if (!ok)
+      continue;
+    Operand q = f.newReg(RegClass::R, g.width);
+    for (unsigned i = 0; i < g.width; ++i)
+      home[static_cast<uint32_t>(g.src[i])] = {q.reg, i};
+  }
+  if (home.empty())
+    return 0;
+  // The single definitions must be unguarded whole writes; otherwise drop that tuple.
+  llvm::DenseMap<uint32_t, bool> badQ;
+  for (const ori::Block &b : f.blocks)
+    for (const Instr &in : b.instrs)
+      for (const Operand &d : in.defs())
+        if (d.kind == OperandKind::VReg && d.cls == RegClass::R)
+          if (auto it = home.find(d.reg); it != home.end())
+            if (in.isGuarded() || d.sub != ori::kWholeReg || untouchable(in))
+              badQ[it->second.first] = true;
+  unsigned renamed = 0;
+  auto rename = [&](Operand &o) {
+    if (o.kind != OperandKind::VReg || o.cls != RegClass::R || o.width != 1)
+      return;
+    auto it = home.find(o.reg);
+    if (it == home.end() || badQ.count(it->second.first))
+      return;
+    uint8_t mods = o.mods;
+    const ori::RegInfo &qi = f.regInfo(RegClass::R, it->second.first);
+    o = Operand::vreg(RegClass::R, it->second.first, qi.width);
+    o.sub = static_cast<uint8_t>(it->second.second);
+    o.mods = mods;
+    ++renamed;
+  };
+  for (ori::Block &b : f.blocks)
+    for (Instr &in : b.instrs) {
+      for (Operand &o : in.ops) {
+        if (o.kind == OperandKind::Mem) {
+          Operand base = o.memBase();
+          if (base.kind == OperandKind::VReg && base.width == 1) {
+            Operand nb = base;
+            rename(nb);
+            if (!(nb == base)) {
+              Operand m = Operand::mem(nb, o.memOffset(), o.memDesc());
+              m.mods |= o.mods & ~(ori::OM_MEMBASE_V | ori::OM_MEMBASE_P);
+              o = m;
+            }
+          }
+          continue;
+        }
+        rename(o);
+      }
+      rename(in.guard);
+    }
+  f.recomputeRegTable();
+  return renamed;
+}
+
+void generalOptimize(ori::Function &f, PhaseContext &pc, bool cse, bool tuples = false) {
   GoCtx ctx{f, pc.target->arch().sm, cse};
+  if (tuples)
+    formTuples(ctx);
   for (unsigned round = 0; round < 3; ++round) {
     ctx.changes = 0;
     f.recomputeRegTable();
@@ -1102,7 +1339,7 @@ void generalOptimize(ori::Function &f, PhaseContext &pc, bool cse) {
 } // namespace
 
 void runGeneralOptimizeEarly(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, false); }
-void runGeneralOptimize(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, true); }
+void runGeneralOptimize(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, true, true); }
 void runGeneralOptimizeLate(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, true); }
 void runGeneralOptimizeLate2(ori::Function &f, PhaseContext &pc) { generalOptimize(f, pc, true); }
 
