@@ -12,8 +12,8 @@
 ///         -> IMAD.WIDE a, b, addend (one instruction instead of three; ptxas's address form);
 ///       IADD3 x, y, RZ feeding IADD3 t, z, RZ -> IADD3 x, y, z (immediates summed);
 ///       SHF.L.U32 x, k, RZ feeding IADD3 t, y, RZ -> LEA x, y, k;
-///       ISETP.cmp.AND x, y, PT feeding PLOP3 (AND / OR with another predicate r)
-///         -> ISETP.cmp.AND|OR x, y, r.
+///       ISETP/FSETP/DSETP.cmp.AND x, y, PT feeding PLOP3 (AND / OR with another predicate r)
+///         -> the compare with .AND|.OR and r as its combining operand.
 ///     The earlier instruction's sources must be unchanged at the later one (same block,
 ///     no definition of them in between); the result must encode (enc::canEncode).
 ///  2. Propagation and folding: a forward "available values" data flow over 32-bit
@@ -293,7 +293,8 @@ bool combineLea(GoCtx &ctx, std::vector<Instr> &ins, size_t j) {
 }
 
 /// `q = ISETP.cmp.AND x, y, PT` feeding `d = PLOP3.LUT q, r, PT, AND|OR` -> `d = ISETP.cmp.AND|OR
-/// x, y, r` (the compare's own combining operand; ptxas chains compares this way).
+/// x, y, r` (the compare's own combining operand; ptxas chains compares this way). FSETP and
+/// DSETP have the same combining operand and are merged the same way.
 bool combineIsetpPlop3(GoCtx &ctx, std::vector<Instr> &ins, size_t j) {
   Instr &pl = ins[j];
   if (pl.op != Opcode::PLOP3 || pl.isGuarded() || pl.mods.size() != 1 ||
@@ -326,7 +327,8 @@ bool combineIsetpPlop3(GoCtx &ctx, std::vector<Instr> &ins, size_t j) {
     if (d < 0)
       continue;
     const Instr &cmp = ins[static_cast<size_t>(d)];
-    if (cmp.op != Opcode::ISETP || cmp.isGuarded() || cmp.numDefs != 2 || !cmp.ops[1].isFixed() ||
+    bool isCompare = cmp.op == Opcode::ISETP || cmp.op == Opcode::FSETP || cmp.op == Opcode::DSETP;
+    if (!isCompare || cmp.isGuarded() || cmp.numDefs != 2 || !cmp.ops[1].isFixed() ||
         !(cmp.ops[0] == q) || cmp.uses().size() != 3 || predConst(cmp.uses()[2]) != true ||
         !cmp.hasModifier(Modifier::AND) || cmp.hasModifier(Modifier::EX))
       continue;
