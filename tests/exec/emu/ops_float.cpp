@@ -166,7 +166,14 @@ void op_mufu(Exec& e) {
   e.each([&](int l) {
     if (f == "RCP64H" || f == "RSQ64H") {
       // High word of an approximation of 1/x (1/sqrt(x)) for the double whose high word is a.
-      uint64_t bits = uint64_t{e.u32(l, e.op(1))} << 32;
+      // An immediate a is printed (and parsed) as the double it is the high word of
+      // ("MUFU.RCP64H R3, 0.5" holds 0x3fe00000), not as an f32. Found by tests/fuzz: ptxas
+      // -O3's div.rn.f64 by 0.5 starts from MUFU.RCP64H of an immediate, which read 0x3f000000.
+      const Operand& a = e.op(1);
+      uint32_t hi = a.kind != OpndKind::FImm ? e.u32(l, a)
+                    : a.has_fbits            ? a.fbits
+                                             : static_cast<uint32_t>(std::bit_cast<uint64_t>(a.fimm) >> 32);
+      uint64_t bits = uint64_t{hi} << 32;
       double x = std::bit_cast<double>(bits);
       if (e.op(1).neg) x = -x;
       if (e.op(1).abs) x = std::fabs(x);

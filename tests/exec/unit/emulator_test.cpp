@@ -80,6 +80,16 @@ TEST(Emulator, NanImmediateKeepsItsBits) {
   EXPECT_EQ(r.out[1], 0xffc00000u);  // without bits: the canonical negative quiet NaN
 }
 
+// MUFU.RCP64H with an immediate: the immediate is the high word of a double (0.5 is
+// 0x3fe00000), so the result is the high word of 1/0.5 = 2.0 (0x40000000); read as the f32
+// 0.5 (0x3f000000) it gave the high word of 1/2^-15 instead.
+TEST(Emulator, Rcp64hImmediateIsADoubleHighWord) {
+  EmuRun r({"MUFU.RCP64H R4, 0.5 ;", "LDC.64 R2, c[0x0][0x210] ;", "STG.E desc[UR4][R2.64], R4 ;", "EXIT ;"},
+           1, 1);
+  ASSERT_EQ(r.trap, "");
+  EXPECT_EQ(r.out[0], 0x40000000u);
+}
+
 // Divergent loop: thread t iterates t times; BSSY/BSYNC reconverge before a warp-wide vote.
 TEST(Emulator, DivergentLoopReconverges) {
   EmuRun r({"S2R R0, SR_TID.X ;",                      // 0x00
