@@ -452,6 +452,45 @@ void replicate(ori::Function &f, const LoopShape &s, uint64_t copies, bool keepB
   ins = std::move(out);
 }
 
+/// Local canonicalization (the task leaves preheaders and canonical shapes to phase 18, on
+/// another branch): a loop whose blocks are a straight chain in layout order, h, h+1, ...,
+/// latch, each falling through to the next with no branch or exit of its own and each after
+/// h entered only from the one before (a header and a separate latch block, as PTX `loop:`
+/// ... `latch:` labels make), has its instructions moved up into h. The later blocks are
+/// left empty (they fall through, as before) and the loop becomes the single block h. The
+/// program runs the same instructions in the same order. Returns whether anything moved.
+bool mergeStraightLoops(ori::Function &f) {
+  bool any = false;
+  for (const ori::Loop &l : f.loops) {
+    const uint32_t h = l.header;
+    if (l.blocks.size() < 2 || l.latches.size() != 1)
+      continue;
+    const uint32_t last = l.latches[0];
+    if (last != h + l.blocks.size() - 1)
+      continue;
+    bool chain = true;
+    for (uint32_t k = 0; k < l.blocks.size() && chain; ++k) {
+      const uint32_t b = h + static_cast<uint32_t>(k);
+      chain = l.blocks[k] == b;
+      if (b != last)
+        for (const Instr &in : f.blocks[b].instrs)
+          chain = chain && !in.info().has(ori::OF_BR) && !in.info().has(ori::OF_TERM) &&
+                  in.op != Opcode::CALL;
+      if (b != h)
+        chain = chain && f.blocks[b].preds.size() == 1 && f.blocks[b].preds[0] == b - 1;
+    }
+    if (!chain)
+      continue;
+    for (uint32_t b = h + 1; b <= last; ++b) {
+      auto &src = f.blocks[b].instrs;
+      f.blocks[h].instrs.insert(f.blocks[h].instrs.end(), src.begin(), src.end());
+      src.clear();
+    }
+    any = true;
+  }
+  return any;
+}
+
 } // namespace
 
 void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
@@ -461,6 +500,8 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
   // and no CFG facts left behind (as OriBranchOpt does).
   const bool analyzed = f.cfgAnalyzed;
   if (!analyzed)
+    runAnalyzeControlFlow(f, pc);
+  if (prm.enable && mergeStraightLoops(f))
     runAnalyzeControlFlow(f, pc);
   unsigned partial = 0, rolled = 0;
   bool changed = false;
