@@ -10,9 +10,10 @@
 ///    A. structure: one latch whose last instruction is a conditional BRA to the header,
 ///       else code 13 (the exit is not a conditional branch);
 ///    B. suppression, code 11: the header carries PTX `.pragma "nounroll"` (Block::noUnroll),
-///       the body holds a warp-synchronous instruction (convergence constraint: BAR,
-///       WARPSYNC, BSSY/BSYNC, SHFL, VOTE, MATCH, ELECT, cluster barriers), or the per-block
-///       override string skips it ("-N-" / "-"); "+N+" / "+" force the loop (below);
+///       or the per-block override string skips it ("-N-" / "-"); "+N+" / "+" force the loop
+///       (below); a body holding a warp-synchronous instruction (convergence constraint:
+///       BAR, WARPSYNC, BSSY/BSYNC, SHFL, VOTE, MATCH, ELECT, cluster barriers) gets code 11
+///       when its trip count is not a known constant (steps D/E fail);
 ///    C. non-innermost loops with LoopUnrollNonInnermost=false: code 7; multi-block bodies
 ///       (ptxas-mini replicates single-block loops only; UnrollMultiBlockLoops=false says so
 ///       too) and bodies with a CALL: code 17 (irregular);
@@ -378,7 +379,9 @@ Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
 /// induction variable's update and compare (constants in every copy), and the updates of
 /// other registers by a constant, `r = IADD3 r, imm, RZ` and the 64-bit pair
 /// `r[0], c = IADD3 r[0], imm, RZ` + `r[1] = IADD3.X r[1], RZ, RZ, c, !PT`, written once per
-/// iteration (address increments: every copy's address is the entry value plus a constant).
+/// iteration (address increments: every copy's address is the entry value plus a constant),
+/// and `IMAD.WIDE[.U32] a, r, imm, base` of such an r (an address that becomes base plus a
+/// constant offset in every copy).
 /// GUESS: which instructions ptxas counts as foldable; this choice is what made the
 /// decisions agree with ptxas 13.0 on the loops of tests/lit/phases/loop-unroll*.
 uint64_t foldableCount(const ori::Block &b, const LoopShape &s) {
@@ -401,6 +404,17 @@ uint64_t foldableCount(const ori::Block &b, const LoopShape &s) {
           ++n;
     return n;
   };
+  // A register updated in the loop only by `r = IADD3 r, imm, RZ`.
+  auto isInduction = [&](uint32_t r) {
+    unsigned defs = 0;
+    bool addImm = true;
+    for (size_t k = 0; k + 1 < ins.size(); ++k)
+      if (writesReg(ins[k], RegClass::R, r)) {
+        ++defs;
+        addImm = addImm && isAddImm(ins[k], false);
+      }
+    return defs == 1 && addImm;
+  };
   uint64_t n = 2; // the IV update and the compare
   for (size_t k = 0; k + 1 < ins.size(); ++k) {
     if (k == s.cmpIdx || k == s.incIdx)
@@ -408,6 +422,10 @@ uint64_t foldableCount(const ori::Block &b, const LoopShape &s) {
     const Instr &in = ins[k];
     if (isAddImm(in, false) && in.ops[0].width == 1 && writtenOnce(in.ops[0]) == 1) {
       ++n;
+    } else if (in.op == Opcode::IMAD && in.hasModifier(Modifier::WIDE) && !in.isGuarded() &&
+               in.numDefs == 1 && in.uses().size() == 3 && in.uses()[1].kind == OperandKind::Imm &&
+               isPlainReg(in.uses()[0]) && isInduction(in.uses()[0].reg)) {
+      ++n; // base + (i + k*step) * imm: an address constant per copy
     } else if (isAddImm(in, true) && in.ops[0].sub == 0 && k + 2 < ins.size()) {
       const Instr &hi = ins[k + 1];
       const Operand &c = in.ops[1];
@@ -546,12 +564,22 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
         return reject(kNoUnroll, "nounroll pragma");
       if (ov < 0)
         return reject(kNoUnroll, "per-block override string");
+      std::optional<Opcode> warpSync;
       for (uint32_t b : loop.blocks)
         for (const Instr &in : f.blocks[b].instrs)
-          if (isWarpSynchronous(in.op))
-            return reject(kNoUnroll, "warp-synchronous " +
-                                         std::string(ori::opcodeInfo(in.op).name) +
-                                         " in the loop");
+          if (isWarpSynchronous(in.op) && !warpSync)
+            warpSync = in.op;
+      // A convergent loop is left alone unless every thread runs it the same, constant,
+      // number of times (checked below): then the unrolled code runs exactly the same
+      // instructions per thread. Observed: ptxas 13.0 fully unrolls a 4-trip loop holding
+      // two bar.sync (m_bar, nvcc -Xcicc -O1; see the branch report).
+      auto convergent = [&](Outcome o) {
+        if (!warpSync)
+          return o;
+        return reject(kNoUnroll, "warp-synchronous " +
+                                     std::string(ori::opcodeInfo(*warpSync).name) +
+                                     " in a loop without a constant trip count");
+      };
       // C. shape.
       if (hasChild[li] && !prm.nonInnermost && ov <= 0)
         return reject(kTexSavings, "not innermost (LoopUnrollNonInnermost=false)");
@@ -569,11 +597,11 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
       }
       // D, E.
       if (Outcome o = analyzeIV(f, h, s); !o.ok)
-        return o;
+        return convergent(o);
       if (!s.bound)
-        return reject(kTripCount, "the bound is not a constant");
+        return convergent(reject(kTripCount, "the bound is not a constant"));
       if (!s.init)
-        return reject(kTripCount, "the initial value is not a known constant");
+        return convergent(reject(kTripCount, "the initial value is not a known constant"));
       std::optional<uint64_t> t = tripCount(s, uint64_t(1) << 20);
       if (!t)
         return reject(kBudget, "trip count above 2^20");
