@@ -435,6 +435,10 @@ struct Block {
   uint32_t loopDepth = 0;   ///< natural loops containing the block (0 = not in a loop)
   int32_t loop = -1;        ///< innermost natural loop (index into Function::loops), or -1
   bool isLoopHeader = false;
+  /// PTX `.pragma "nounroll"` was written in this block (statement level) or for the whole
+  /// module; OriLoopUnrolling (phase 22) leaves a loop whose header has it rolled. Text form:
+  /// `label: {nounroll}`.
+  bool noUnroll = false;
 };
 
 /// A natural loop: a header dominating the sources of its back-edges (the latches).

@@ -8,7 +8,8 @@
 ///   function  := ('func' | 'kernel') '@' NAME { ATTR '=' VALUE } '{' NL { block } '}' NL
 ///   ATTR      := 'maxreg' | 'local' | 'localalign' | 'framealign' | 'frame' | 'spill'
 ///                (Function::maxRegs and FrameInfo; `spill=SLOTS/STORES/LOADS`, in bytes)
-///   block     := LABEL ':' NL { instr NL }                LABEL := [A-Za-z_.$][A-Za-z0-9_.$]*
+///   block     := LABEL ':' [ '{nounroll}' ] NL { instr NL }  LABEL := [A-Za-z_.$][A-Za-z0-9_.$]*
+///                ({nounroll}: Block::noUnroll, PTX's `.pragma "nounroll"`)
 ///   instr     := [ '@' pred ] [ operand { ',' operand } '=' ] OPCODE { '.' MODIFIER }
 ///                [ operand { ',' operand } ] [ '{' FLAG { ',' FLAG } '}' ] [ ctrl ]
 ///   operand   := { '!' | '~' | '-' } ( '|' base '|' | base ) [ '.reuse' ]
@@ -755,14 +756,21 @@ bool Parser::run(Program &out) {
       std::string_view id = readIdent();
       if (peek() == ':') {
         ++pos_;
+        skipSpace();
+        bool noUnroll = false;
+        if (line_.substr(pos_).starts_with("{nounroll}")) {
+          noUnroll = true;
+          pos_ += std::string_view("{nounroll}").size();
+        }
         if (!atEnd())
-          return errorHere("a block label must be alone on its line");
+          return errorHere("a block label must be alone on its line (or followed by {nounroll})");
         if (id.starts_with("SR_") || spellsPhysReg(id) || id.starts_with("c["))
           return error(save, "'" + std::string(id) + "' is reserved and cannot name a block");
         if (!blockIndex_.try_emplace(id, static_cast<uint32_t>(fn.blocks.size())).second)
           return error(save, "block '" + std::string(id) + "' is defined twice in @" + fn.name);
         fn.blocks.emplace_back();
         fn.blocks.back().name = std::string(id);
+        fn.blocks.back().noUnroll = noUnroll;
         curBlock = static_cast<int32_t>(fn.blocks.size() - 1);
         continue;
       }

@@ -240,7 +240,7 @@ void printFunction(const Function &f, std::ostream &os) {
     }
   }
   for (const Block &b : f.blocks) {
-    os << b.name << ":  ; preds: ";
+    os << b.name << ':' << (b.noUnroll ? " {nounroll}" : "") << "  ; preds: ";
     printBlockList(f, b.preds, os);
     os << "  succs: ";
     printBlockList(f, b.succs, os);

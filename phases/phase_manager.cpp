@@ -159,6 +159,7 @@ bool PhaseManager::runOne(const PhaseInfo &p, ori::Function &f) {
   if (dump_ && isDumped(p)) {
     *dump_ << "; ==== DUMPIR after phase " << p.number << ' ' << p.name << " (@" << f.name
            << ") ====\n";
+    *dump_ << ctx.dumpNotes;
     ori::printFunction(f, *dump_);
   }
   if (validateEach_ &&

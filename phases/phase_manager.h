@@ -35,6 +35,9 @@ struct PhaseContext {
   DiagEngine *diag;      ///< may be null in unit tests
   const Target *target;  ///< the SM being compiled for; never null (PhaseManager puts sm_90
                          ///< in when its caller names none)
+  /// Lines a phase reports for DUMPIR (statistics, per-loop decisions): printed under the
+  /// phase's dump header, before the function, when the phase is dumped.
+  std::string dumpNotes = {};
 };
 
 using PhaseEntry = void (*)(ori::Function &, PhaseContext &);

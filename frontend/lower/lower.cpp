@@ -18,6 +18,7 @@
 
 #include <llvm/ADT/StringRef.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -292,8 +293,16 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
                            " state space are not supported by ptxas-mini's code generator yet");
         ok = false;
       }
+    } else if (st.is<ptx::Directive>()) {
+      // Directives carry no code. A statement-level `.pragma "nounroll"` marks its block:
+      // when that block is a loop header, OriLoopUnrolling (phase 22) leaves the loop rolled
+      // (PTX ISA: the pragma applies to the loop whose header holds it; elsewhere ignored).
+      const ptx::Directive &d = st.as<ptx::Directive>();
+      if (d.kind == ptx::Directive::Kind::Pragma)
+        for (const std::string &a : d.args)
+          if (a == "nounroll")
+            ctx.fn().blocks[ctx.curBlock].noUnroll = true;
     }
-    // Directives (.loc, .pragma) carry no code.
   }
   return ok;
 }
@@ -513,6 +522,10 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
     }
     lower::endFunctionLowering(ctx);
     lower::dropEmptyUnlabelledBlocks(ctx);
+    // A module-scope `.pragma "nounroll"` leaves every loop of the module rolled.
+    if (std::find(m.pragmas.begin(), m.pragmas.end(), "nounroll") != m.pragmas.end())
+      for (ori::Block &b : lf.fn.blocks)
+        b.noUnroll = true;
     ori::buildCFG(lf.fn);
     lf.fn.recomputeRegTable();
     out.push_back(std::move(lf));
