@@ -15,9 +15,11 @@
 ///      memory load other than a constant-bank LDC (constant banks are read-only while a
 ///      kernel runs), no warp-synchronous operation (SHFL, VOTE, MATCH, ELECT, REDUX, B2R,
 ///      mma.sync: their result depends on which threads are active, which differs between
-///      the preheader and later iterations), no P2R / R2P (they read / write predicates the
-///      operand list does not name), no special register that changes between reads
-///      (clocks, timers; thread and CTA ids are fine), not flagged volatile;
+///      the preheader and later iterations), no R2UR (its source is uniform over the
+///      threads active where it stands, maybe not over those of the preheader), no P2R /
+///      R2P (they read / write predicates the operand list does not name), no special
+///      register that changes between reads (clocks, timers; thread and CTA ids are fine),
+///      not flagged volatile;
 ///   2. every register it reads (sources, memory bases, constant-bank indices) has no
 ///      definition left inside L (defined outside, or by an instruction already hoisted);
 ///      physical registers (ABI, stack pointer) are never touched;
@@ -96,6 +98,9 @@ bool movableKind(const Instr &in) {
   case Opcode::NOP:
   case Opcode::R2P: // writes predicates the operand list does not show
   case Opcode::P2R: // reads predicates the operand list does not show
+  // Takes a value the compiler knows to be the same in every active thread; in the
+  // preheader more threads may be active than where it stood (GUESS: kept in place).
+  case Opcode::R2UR:
     return false;
   default:
     break;
