@@ -1164,6 +1164,31 @@ void ref_mem_atomic_loops(RefCtx& c) {
   }
 }
 
+// kernels/loop_invariants.cu, computed the way the kernel states it.
+void ref_loop_invariants(RefCtx& c) {
+  int n = static_cast<int>(c.iscalar(2)), d = static_cast<int>(c.iscalar(3));
+  uint32_t ud = static_cast<uint32_t>(c.iscalar(4));
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  int threads = static_cast<int>(c.d.grid[0] * c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    int a = 0;
+    for (int i = 0; i < n; ++i) a += in[(t + i) % 64] / d;
+    uint32_t b = 0;
+    for (int j = 0; j < (t & 3) + 1; ++j)
+      for (int i = 0; i < n; ++i)
+        b += static_cast<uint32_t>(in[(i * 7 + j) % 64]) % ud + static_cast<uint32_t>(j) * ud;
+    float f = 0.f;
+    for (int i = 0; i < n; ++i) {
+      if (in[(t + i) % 64] > 900) break;
+      f += static_cast<float>(in[(t + i) % 64]) / static_cast<float>(d);
+    }
+    out[3 * t] = a;
+    out[3 * t + 1] = static_cast<int32_t>(b);
+    out[3 * t + 2] = static_cast<int32_t>(f * 16.f);
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -1178,6 +1203,7 @@ const Entry kRefs[] = {
     {"setp_selp", ref_setp_selp},
     {"branches", ref_branches},
     {"reduce_shared", ref_reduce_shared},
+    {"loop_invariants", ref_loop_invariants},
     {"transpose", ref_transpose},
     {"atomics", ref_atomics},
     {"warp_ops", ref_warp_ops},

@@ -1,0 +1,40 @@
+//===- phases/loop_simplification.h - preheaders, shared by the loop phases -------------===//
+///
+/// \file
+/// OriLoopSimplification (phase 18) gives loops dedicated preheaders; OriHoistInvariants
+/// (35/66/79/88) needs one to move instructions into and makes it the same way where an
+/// earlier phase did not (seed 004: the LICM mover "creates or locates the preheader block").
+//===----------------------------------------------------------------------------------===//
+#pragma once
+
+#include "ori/ori.h"
+
+#include <optional>
+#include <string_view>
+
+namespace ptxmini {
+
+/// The loop's dedicated preheader: the only predecessor of the header from outside the
+/// loop, whose only successor is the header, and whose last instruction leaves room for
+/// code at its end (no terminator other than an unguarded `BRA header`, no CALL).
+/// Needs the CFG facts of AnalyzeControlFlow.
+std::optional<uint32_t> findDedicatedPreheader(const ori::Function &f, const ori::Loop &l);
+
+/// Why a loop gets no preheader (nullptr: it can get one).
+///   "entry"       the header is the function's entry block;
+///   "convergent"  the loop holds warp-synchronous code (seed 004: edge splitting is
+///                 suppressed in a convergent context);
+///   "layout"      the new block would have to go at the end of a function whose last block
+///                 falls through.
+const char *preheaderRefusal(const ori::Function &f, const ori::Loop &l);
+
+/// Inserts a dedicated preheader for loop `l` (when preheaderRefusal says it may) and
+/// returns true; the caller re-runs AnalyzeControlFlow before using any CFG fact again
+/// (block indices after the insertion point move up by one).
+bool insertPreheader(ori::Function &f, const ori::Loop &l);
+
+/// Whether `in` makes the code around it warp-synchronous (barriers, warp votes, shuffles,
+/// reconvergence markers): such loops are left as they are.
+bool isWarpSynchronous(const ori::Instr &in);
+
+} // namespace ptxmini
