@@ -156,6 +156,14 @@ Operand predOperand(RegClass c, bool value) {
   return o;
 }
 
+/// The memory operand `m` with its base register replaced by `base` (offset, descriptor and
+/// the operand's other modifier bits kept).
+Operand withMemBase(const Operand &m, const Operand &base) {
+  Operand n = Operand::mem(base, m.memOffset(), m.memDesc());
+  n.mods |= m.mods & ~(ori::OM_MEMBASE_V | ori::OM_MEMBASE_P);
+  return n;
+}
+
 // ---- Opcode classes used by the rewrites ------------------------------------------------
 
 /// Opcodes whose `s` sources take integer immediates (the bits are the value).
@@ -389,21 +397,10 @@ void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
           if (pi.defCount != 1)
             continue;
           // The product's definition: earlier in this block.
-          size_t d = j;
-          bool found = false;
-          while (d-- > 0) {
-            const Instr &w = ins[d];
-            bool defs = false;
-            for (const Operand &o : w.defs())
-              if (o.kind == OperandKind::VReg && o.cls == RegClass::R && o.reg == p0.reg)
-                defs = true;
-            if (defs) {
-              found = true;
-              break;
-            }
-          }
-          if (!found)
+          long dl = findDef(ins, j, RegClass::R, p0.reg);
+          if (dl < 0)
             continue;
+          auto d = static_cast<size_t>(dl);
           const Instr &w = ins[d];
           if (w.op != Opcode::IMAD || !w.hasModifier(Modifier::WIDE) || w.isGuarded() ||
               w.numDefs != 1 || w.uses().size() != 3 || !isRZ(w.uses()[2]) ||
@@ -438,20 +435,10 @@ void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
         const ori::RegInfo &ti = f.regInfo(t.cls, t.reg);
         if (ti.defCount != 1 || ti.useCount != 1)
           continue;
-        size_t d = j;
-        bool found = false;
-        while (d-- > 0) {
-          bool defs = false;
-          for (const Operand &o : ins[d].defs())
-            if (o.kind == OperandKind::VReg && o.cls == t.cls && o.reg == t.reg)
-              defs = true;
-          if (defs) {
-            found = true;
-            break;
-          }
-        }
-        if (!found || !isPlainIadd3(ins[d]))
+        long dl = findDef(ins, j, t.cls, t.reg);
+        if (dl < 0 || !isPlainIadd3(ins[static_cast<size_t>(dl)]))
           continue;
+        auto d = static_cast<size_t>(dl);
         const Instr &w = ins[d];
         // Other two sources of `lo` must include an RZ slot to host the third term.
         llvm::SmallVector<Operand, 4> terms;
@@ -978,9 +965,7 @@ void rewriteBlock(GoCtx &ctx, ori::Block &blk, Facts &fs) {
             probe.addUse(base);
             if (auto r = replacement(ctx, fs, probe, 0, OperandSlot::GPR);
                 r && r->kind == OperandKind::VReg && r->width == base.width) {
-              Operand m = Operand::mem(*r, uses[i].memOffset(), uses[i].memDesc());
-              m.mods |= uses[i].mods & ~(ori::OM_MEMBASE_V | ori::OM_MEMBASE_P);
-              uses[i] = m;
+              uses[i] = withMemBase(uses[i], *r);
             }
           }
           continue;
@@ -1107,16 +1092,10 @@ void coalesceBlock(GoCtx &ctx, std::vector<Instr> &ins) {
     const ori::RegInfo &ti = f.regInfo(t.cls, t.reg);
     if (ti.defCount != 1 || ti.useCount != 1)
       continue;
-    size_t d = j;
-    bool found = false;
-    while (d-- > 0) {
-      if (writes(ins[d], t.cls, t.reg)) {
-        found = true;
-        break;
-      }
-    }
-    if (!found)
+    long dl = findDef(ins, j, t.cls, t.reg);
+    if (dl < 0)
       continue;
+    auto d = static_cast<size_t>(dl);
     Instr &w = ins[d];
     if (w.isGuarded() || untouchable(w) || w.ops[0].kind != OperandKind::VReg ||
         !(w.ops[0] == t))
@@ -1297,11 +1276,8 @@ unsigned formTuples(GoCtx &ctx) {
           if (base.kind == OperandKind::VReg && base.width == 1) {
             Operand nb = base;
             rename(nb);
-            if (!(nb == base)) {
-              Operand m = Operand::mem(nb, o.memOffset(), o.memDesc());
-              m.mods |= o.mods & ~(ori::OM_MEMBASE_V | ori::OM_MEMBASE_P);
-              o = m;
-            }
+            if (!(nb == base))
+              o = withMemBase(o, nb);
           }
           continue;
         }
