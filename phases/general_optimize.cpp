@@ -958,6 +958,11 @@ void rewriteBlock(GoCtx &ctx, ori::Block &blk, Facts &fs) {
       for (unsigned i = 0; i < uses.size(); ++i) {
         OperandSlot slot = i < info.useSlots.size() && i < info.maxUses ? info.useSlots[i]
                                                                        : OperandSlot::Imm;
+        // Operands past the signature (the chained predicate of ISETP.EX) are predicate
+        // sources when they are predicate registers.
+        if (i >= info.maxUses && uses[i].kind == OperandKind::VReg &&
+            ori::isPredicateClass(uses[i].cls))
+          slot = OperandSlot::PredSrc;
         if (uses[i].kind == OperandKind::Mem) {
           Operand base = uses[i].memBase();
           if (base.kind == OperandKind::VReg && base.sub == ori::kWholeReg) {
