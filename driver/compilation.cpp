@@ -100,8 +100,10 @@ uint32_t globalRegisterLimit(const Options &opts, const Target &t, DiagEngine &d
     return 0;
   if (opts.maxRegCountArchMin)
     return t.minRegisterCount();
+  if (opts.maxRegCountArchMax)
+    return t.maxRegisterCount();
   uint32_t limit = *opts.maxRegCount;
-  if (limit > 255) {
+  if (limit > t.maxRegisterCount()) {
     diag.warning("Too big maxrregcount value specified " + std::to_string(limit) +
                  ", will be ignored");
     return 0;

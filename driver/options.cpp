@@ -115,9 +115,11 @@ const std::vector<OptionDesc> &optionTable() {
       {"maxrregcount", "maxrregcount", "<archmax/archmin/N>",
        "Maximum number of registers a function may use.",
        [](Options &o, const std::string &v, DiagEngine &d) {
+         // archmin/archmax are the target's bounds, resolved once the target is known.
          o.maxRegCountArchMin = v == "archmin";
-         if (v == "archmax" || v == "archmin")
-           o.maxRegCount = v == "archmax" ? 255 : 0; // HW: sm_90 encodes R0..R254
+         o.maxRegCountArchMax = v == "archmax";
+         if (o.maxRegCountArchMin || o.maxRegCountArchMax)
+           o.maxRegCount = 0;
          else
            o.maxRegCount = parseUnsigned(v, "maxrregcount", d);
        }},

@@ -34,6 +34,7 @@ struct Options {
   bool deviceDebug = false;            ///< -g (refused: no debug information yet)
   bool fmad = true;                    ///< --fmad: contract mul + add into fma
   bool maxRegCountArchMin = false;     ///< -maxrregcount archmin: the target's lower bound
+  bool maxRegCountArchMax = false;     ///< -maxrregcount archmax: the target's upper bound
   std::vector<std::string> inputStrings; ///< --input-as-string: PTX given on the command line
   bool warnOnSpills = false;
   bool warnOnLocalMemory = false;

@@ -158,6 +158,18 @@ std::string_view fixedRegName(RegClass c) {
   return p[static_cast<size_t>(c)];
 }
 
+bool specialRegIsStable(SpecialReg r) {
+  switch (r) {
+  case SpecialReg::TID_X: case SpecialReg::TID_Y: case SpecialReg::TID_Z:
+  case SpecialReg::CTAID_X: case SpecialReg::CTAID_Y: case SpecialReg::CTAID_Z:
+  case SpecialReg::LANEID: case SpecialReg::EQMASK: case SpecialReg::LTMASK:
+  case SpecialReg::LEMASK: case SpecialReg::GTMASK: case SpecialReg::GEMASK:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool signedImmediateField(Opcode op) {
   return op == Opcode::IADD3 || op == Opcode::IMAD || op == Opcode::ISETP ||
          op == Opcode::VIMNMX;

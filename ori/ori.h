@@ -56,6 +56,7 @@ enum OpFlag : uint16_t {
   OF_BAR = 1u << 6,
   OF_UNI = 1u << 7,
   OF_COMM = 1u << 8,
+  OF_WARP = 1u << 9,
 };
 
 /// Latency classes (the LatClass column of opcodes.def; targets/<sm>/latencies.def holds the
@@ -408,6 +409,12 @@ struct Instr {
 };
 // Up to 3 modifiers and 4 operands inline; more spill to the heap.
 static_assert(sizeof(Instr) <= 152, "Instr grew: keep the inline operand storage small");
+
+/// Special registers whose value does not change between two reads by one thread (%tid,
+/// %ctaid, %laneid and the lane masks derived from it), so two reads may be merged or one
+/// moved. GUESS from the PTX ISA's descriptions; clocks, timers, performance counters and
+/// %smid/%warpid (which a preempted thread may see change) are not.
+bool specialRegIsStable(SpecialReg r);
 
 /// Whether the SASS 32-bit immediate field of `op` is read as signed (nvdisasm prints `-0x1`);
 /// every other opcode's is unsigned (`0xffffffff`). HW: the `{I@32/32 s}` placeholders of

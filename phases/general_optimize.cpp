@@ -1142,24 +1142,13 @@ bool cseCandidate(const Instr &in) {
   // Memory loads may see stores in between; only constant-bank loads are pure.
   if (info.has(ori::OF_LD) && in.op != Opcode::LDC)
     return false;
-  if (in.op == Opcode::S2R || in.op == Opcode::CS2R || in.op == Opcode::S2UR) {
-    const Operand &s = in.uses()[0];
-    if (s.kind != OperandKind::SReg)
-      return false;
-    auto r = static_cast<ori::SpecialReg>(s.reg);
-    return r == ori::SpecialReg::TID_X || r == ori::SpecialReg::TID_Y ||
-           r == ori::SpecialReg::TID_Z || r == ori::SpecialReg::CTAID_X ||
-           r == ori::SpecialReg::CTAID_Y || r == ori::SpecialReg::CTAID_Z ||
-           r == ori::SpecialReg::LANEID;
-  }
-  switch (in.op) {
-  case Opcode::MOV: case Opcode::VOTE: case Opcode::SHFL: case Opcode::MATCH:
-  case Opcode::ELECT: case Opcode::REDUX: case Opcode::B2R: case Opcode::VOTEU:
-  case Opcode::NOP:
-    return false; // copies are propagation's; warp-level results depend on the active mask
-  default:
-    return true;
-  }
+  if (info.has(ori::OF_WARP))
+    return false; // warp-level results depend on the active threads
+  for (const Operand &o : in.uses())
+    if (o.kind == OperandKind::SReg && !ori::specialRegIsStable(static_cast<ori::SpecialReg>(o.reg)))
+      return false; // clocks, timers, counters
+  // Copies are propagation's to remove.
+  return in.op != Opcode::MOV && in.op != Opcode::NOP;
 }
 
 void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {

@@ -73,16 +73,6 @@ using ori::Operand;
 using ori::OperandKind;
 using ori::SpecialReg;
 
-/// Special registers whose value does not change between two reads by one thread.
-/// GUESS (PTX ISA: %tid, %ctaid, %laneid are constant for a thread's lifetime; the lane
-/// masks are functions of %laneid); clocks, timers, performance counters and %smid/%warpid
-/// (which a preempted thread may see change) are left out.
-constexpr SpecialReg kStableSpecialRegs[] = {
-    SpecialReg::TID_X,   SpecialReg::TID_Y,   SpecialReg::TID_Z,  SpecialReg::CTAID_X,
-    SpecialReg::CTAID_Y, SpecialReg::CTAID_Z, SpecialReg::LANEID, SpecialReg::EQMASK,
-    SpecialReg::LTMASK,  SpecialReg::LEMASK,  SpecialReg::GTMASK, SpecialReg::GEMASK,
-};
-
 /// Whether the instruction, by its opcode and operands alone, may be computed once in the
 /// preheader instead of in the loop (rule 1 of the file comment).
 bool movableKind(const Instr &in) {
@@ -108,9 +98,7 @@ bool movableKind(const Instr &in) {
   for (const Operand &o : in.ops) {
     if (o.kind == OperandKind::PReg && !o.isFixed())
       return false;
-    if (o.kind == OperandKind::SReg &&
-        std::find(std::begin(kStableSpecialRegs), std::end(kStableSpecialRegs),
-                  static_cast<SpecialReg>(o.reg)) == std::end(kStableSpecialRegs))
+    if (o.kind == OperandKind::SReg && !ori::specialRegIsStable(static_cast<SpecialReg>(o.reg)))
       return false;
     for (const Operand &v : o.vregs())
       if (v.kind == OperandKind::PReg && !v.isFixed())

@@ -49,20 +49,7 @@ using ori::Opcode;
 using ori::Operand;
 using ori::OperandKind;
 
-bool isWarpSynchronous(const Instr &in) {
-  switch (in.op) {
-  case Opcode::BAR: case Opcode::WARPSYNC: case Opcode::BSSY: case Opcode::BSYNC:
-  case Opcode::SHFL: case Opcode::VOTE: case Opcode::VOTEU: case Opcode::MATCH:
-  case Opcode::ELECT: case Opcode::REDUX: case Opcode::B2R: case Opcode::UCGABAR_ARV:
-  case Opcode::UCGABAR_WAIT:
-  // mma.sync and friends are warp-collective: every thread of the warp takes part.
-  case Opcode::HMMA: case Opcode::IMMA: case Opcode::DMMA: case Opcode::LDSM:
-  case Opcode::MOVM: case Opcode::STSM:
-    return true;
-  default:
-    return false;
-  }
-}
+bool isWarpSynchronous(const Instr &in) { return in.info().has(ori::OF_WARP); }
 
 namespace {
 

@@ -33,8 +33,8 @@ const char *preheaderRefusal(const ori::Function &f, const ori::Loop &l);
 /// (block indices after the insertion point move up by one).
 bool insertPreheader(ori::Function &f, const ori::Loop &l);
 
-/// Whether `in` makes the code around it warp-synchronous (barriers, warp votes, shuffles,
-/// reconvergence markers): such loops are left as they are.
+/// Whether `in` makes the code around it warp-synchronous (opcodes.def OF_WARP: barriers,
+/// warp votes, shuffles, reconvergence markers, mma.sync): such loops are left as they are.
 bool isWarpSynchronous(const ori::Instr &in);
 
 } // namespace ptxmini

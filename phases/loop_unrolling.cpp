@@ -139,18 +139,10 @@ Params readParams(const Knobs &k) {
   return p;
 }
 
-/// Warp-synchronous instructions: a loop holding one is convergent and stays rolled (seed:
-/// "convergence constraint ... suppresses unrolling of warp-synchronous loops").
-bool isWarpSynchronous(Opcode op) {
-  switch (op) {
-  case Opcode::BAR: case Opcode::WARPSYNC: case Opcode::BSSY: case Opcode::BSYNC:
-  case Opcode::SHFL: case Opcode::VOTE: case Opcode::VOTEU: case Opcode::MATCH:
-  case Opcode::ELECT: case Opcode::UCGABAR_ARV: case Opcode::UCGABAR_WAIT:
-    return true;
-  default:
-    return false;
-  }
-}
+/// Warp-synchronous instructions (opcodes.def OF_WARP): a loop holding one is convergent and
+/// stays rolled (seed: "convergence constraint ... suppresses unrolling of warp-synchronous
+/// loops").
+bool isWarpSynchronous(Opcode op) { return ori::opcodeInfo(op).has(ori::OF_WARP); }
 
 bool writesReg(const Instr &in, RegClass c, uint32_t r) {
   for (const Operand &d : in.defs())
