@@ -158,6 +158,19 @@ std::string_view fixedRegName(RegClass c) {
   return p[static_cast<size_t>(c)];
 }
 
+bool Instr::hasEffects() const {
+  const OpcodeInfo &i = info();
+  return i.has(OF_SIDE) || i.has(OF_ST) || i.has(OF_BAR) || i.has(OF_BR) || i.has(OF_TERM) ||
+         hasFlag(IF_Volatile_bit);
+}
+
+bool Instr::writesVReg(RegClass c, uint32_t reg) const {
+  for (const Operand &d : defs())
+    if (d.kind == OperandKind::VReg && d.cls == c && d.reg == reg)
+      return true;
+  return false;
+}
+
 bool specialRegIsStable(SpecialReg r) {
   switch (r) {
   case SpecialReg::TID_X: case SpecialReg::TID_Y: case SpecialReg::TID_Z:

@@ -404,6 +404,12 @@ struct Instr {
   }
   bool hasFlag(InstrFlag f) const { return (flags & instrFlagMask(f)) != 0; }
   bool hasModifier(Modifier m) const;
+  /// Has an effect beyond its results, so it may be neither deleted, merged nor moved for
+  /// being unused or redundant: a side effect, a store, a barrier, a branch or terminator, or
+  /// a volatile access.
+  bool hasEffects() const;
+  /// Whether one of its definitions is virtual register (c, reg) (whole or a component).
+  bool writesVReg(RegClass c, uint32_t reg) const;
   /// Ends the block unconditionally: an unguarded terminator.
   bool isUnconditionalTerminator() const { return info().has(OF_TERM) && !isGuarded(); }
 };

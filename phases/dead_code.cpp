@@ -29,11 +29,7 @@ using ori::Operand;
 using ori::OperandKind;
 
 bool isRemovableWhenDead(const Instr &in) {
-  const ori::OpcodeInfo &info = in.info();
-  if (info.has(ori::OF_SIDE) || info.has(ori::OF_ST) || info.has(ori::OF_BAR) ||
-      info.has(ori::OF_BR) || info.has(ori::OF_TERM))
-    return false;
-  if (in.hasFlag(ori::IF_Volatile_bit))
+  if (in.hasEffects())
     return false;
   if (in.numDefs == 0) // writes nothing we can see (R2P writes predicates implicitly)
     return false;

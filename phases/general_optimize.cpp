@@ -1075,12 +1075,6 @@ bool reads(const Instr &in, RegClass c, uint32_t r) {
     return true;
   return false;
 }
-bool writes(const Instr &in, RegClass c, uint32_t r) {
-  for (const Operand &d : in.defs())
-    if (d.kind == OperandKind::VReg && d.cls == c && d.reg == r)
-      return true;
-  return false;
-}
 
 void coalesceBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   ori::Function &f = ctx.f;
@@ -1107,7 +1101,7 @@ void coalesceBlock(GoCtx &ctx, std::vector<Instr> &ins) {
       continue; // only the first definition slot, written whole
     bool clash = false;
     for (size_t k = d + 1; k < j && !clash; ++k)
-      clash = reads(ins[k], x.cls, x.reg) || writes(ins[k], x.cls, x.reg);
+      clash = reads(ins[k], x.cls, x.reg) || ins[k].writesVReg(x.cls, x.reg);
     // The defining instruction must not also write x through another result.
     for (unsigned k = 1; k < w.numDefs && !clash; ++k)
       clash = w.ops[k].kind == OperandKind::VReg && w.ops[k].cls == x.cls && w.ops[k].reg == x.reg;
@@ -1130,8 +1124,7 @@ void coalesceBlock(GoCtx &ctx, std::vector<Instr> &ins) {
 
 bool cseCandidate(const Instr &in) {
   const ori::OpcodeInfo &info = in.info();
-  if (info.has(ori::OF_SIDE) || info.has(ori::OF_ST) || info.has(ori::OF_BAR) ||
-      info.has(ori::OF_BR) || info.has(ori::OF_TERM) || in.hasFlag(ori::IF_Volatile_bit))
+  if (in.hasEffects())
     return false;
   if (in.isGuarded() || in.numDefs != 1 || in.ops[0].kind != OperandKind::VReg ||
       in.ops[0].sub != ori::kWholeReg)
@@ -1167,7 +1160,7 @@ void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
           !reads(e, e.ops[0].cls, e.ops[0].reg)) {
         bool ok = !sourcesClobbered(ins, k + 1, j, in.uses());
         for (size_t m = k + 1; m < j && ok; ++m)
-          ok = !writes(ins[m], e.ops[0].cls, e.ops[0].reg);
+          ok = !ins[m].writesVReg(e.ops[0].cls, e.ops[0].reg);
         if (ok && r.width == 1) {
           Operand src = e.ops[0];
           makeMov(in, src);

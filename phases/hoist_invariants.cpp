@@ -77,8 +77,7 @@ using ori::SpecialReg;
 /// preheader instead of in the loop (rule 1 of the file comment).
 bool movableKind(const Instr &in) {
   const ori::OpcodeInfo &info = in.info();
-  if (info.has(ori::OF_SIDE) || info.has(ori::OF_ST) || info.has(ori::OF_BAR) ||
-      info.has(ori::OF_BR) || info.has(ori::OF_TERM) || in.hasFlag(ori::IF_Volatile_bit))
+  if (in.hasEffects())
     return false;
   if (info.has(ori::OF_LD) && in.op != Opcode::LDC)
     return false;

@@ -144,12 +144,6 @@ Params readParams(const Knobs &k) {
 /// loops").
 bool isWarpSynchronous(Opcode op) { return ori::opcodeInfo(op).has(ori::OF_WARP); }
 
-bool writesReg(const Instr &in, RegClass c, uint32_t r) {
-  for (const Operand &d : in.defs())
-    if (d.kind == OperandKind::VReg && d.cls == c && d.reg == r)
-      return true;
-  return false;
-}
 bool readsReg(const Instr &in, RegClass c, uint32_t r) {
   auto match = [&](const Operand &o) {
     for (const Operand &v : o.vregs())
@@ -240,7 +234,7 @@ std::optional<uint32_t> entryValue(const ori::Function &f, uint32_t h, uint32_t 
     const auto &ins = f.blocks[b].instrs;
     for (size_t k = ins.size(); k-- > 0;) {
       const Instr &in = ins[k];
-      if (!writesReg(in, RegClass::R, iv))
+      if (!in.writesVReg(RegClass::R, iv))
         continue;
       const Operand &d = in.defs()[0];
       if (in.op == Opcode::MOV && !in.isGuarded() && in.mods.empty() && in.numDefs == 1 &&
@@ -268,7 +262,7 @@ Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
   // The one definition of the guard in the loop.
   std::optional<size_t> cmpIdx;
   for (size_t k = 0; k + 1 < ins.size(); ++k) {
-    if (writesReg(ins[k], RegClass::P, g.reg)) {
+    if (ins[k].writesVReg(RegClass::P, g.reg)) {
       if (cmpIdx)
         return reject(kIvFailed, "the branch predicate has more than one definition");
       cmpIdx = k;
@@ -310,7 +304,7 @@ Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
     if (o.kind != OperandKind::VReg)
       return false;
     for (size_t k = 0; k + 1 < ins.size(); ++k)
-      if (writesReg(ins[k], o.cls, o.reg))
+      if (ins[k].writesVReg(o.cls, o.reg))
         return true;
     return false;
   };
@@ -328,7 +322,7 @@ Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
   // Exactly one definition, an add of a constant to itself.
   std::optional<size_t> incIdx;
   for (size_t k = 0; k + 1 < ins.size(); ++k)
-    if (writesReg(ins[k], RegClass::R, s.iv)) {
+    if (ins[k].writesVReg(RegClass::R, s.iv)) {
       if (incIdx)
         return reject(kIvFailed, "the induction variable has more than one definition");
       incIdx = k;
@@ -401,7 +395,7 @@ uint64_t foldableCount(const ori::Block &b, const LoopShape &s) {
     unsigned defs = 0;
     bool addImm = true;
     for (size_t k = 0; k + 1 < ins.size(); ++k)
-      if (writesReg(ins[k], RegClass::R, r)) {
+      if (ins[k].writesVReg(RegClass::R, r)) {
         ++defs;
         addImm = addImm && isAddImm(ins[k], false);
       }
