@@ -7,7 +7,7 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
 PKGS="cmake ninja-build g++ pkg-config python3 python3-pip default-jre-headless antlr4 \
   libantlr4-runtime-dev llvm-19-dev llvm-19-tools libspdlog-dev libgtest-dev libgmock-dev \
-  libtbb-dev clang-19 libclang-rt-19-dev"
+  libtbb-dev clang-19 libclang-rt-19-dev time"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -17,6 +17,8 @@ of instruction-count ratios, and ptxas's own compile time against PTX size for s
 Usage: benchmark.py CORPUS... --out DIR [--self-compare | --mini PATH] [--runs 3] [-j 1]
        benchmark.py --perf [perf_bench.py options]   modelled cycles and dynamic instructions of
                                                      the exec kernels (perf_bench.py)
+       benchmark.py --speed CORPUS... [speed_bench.py options]   compile time and peak memory,
+                                                     parse-only / -O3 / -O0, 1 thread and all cores
 """
 
 import argparse
@@ -261,6 +263,9 @@ def plot_svg(rows, title):
 
 def main(argv=None):
     argv = sys.argv if argv is None else argv
+    if '--speed' in argv[1:]:
+        import speed_bench  # noqa: E402  (compile speed and memory, issue 23)
+        return speed_bench.main([a for a in argv[1:] if a != '--speed'])
     if '--perf' in argv[1:]:
         import perf_bench  # noqa: E402  (the code-speed measure lives in its own file)
         return perf_bench.main([a for a in argv[1:] if a != '--perf'])

@@ -64,19 +64,31 @@ LAUNCH_ATTRS = ['MAX_THREADS', 'REQNTID', 'CTA_PER_CLUSTER', 'MAXREG_COUNT', 'NU
 
 
 # ---- running a compiler --------------------------------------------------------------------
+# Peak RSS must be taken from a process that did not fork off this Python interpreter: Linux
+# carries a process's peak RSS across exec (the old image's high-water mark is kept), so a
+# compiler started straight from Python reports at least Python's own ~18 MB. GNU time forks
+# from a small process; its -o file holds the child's own figure. Without it, wait4's figure.
+GNU_TIME = '/usr/bin/time' if os.access('/usr/bin/time', os.X_OK) else None
+
+
 def run_measured(cmd, timeout):
     """Run cmd; return (rc, wall seconds, peak RSS in KiB, stderr text). rc 124 on timeout."""
-    with tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile('r') as rssf:
+        if GNU_TIME:
+            cmd = [GNU_TIME, '-f', '%M', '-o', rssf.name] + list(cmd)
         t0 = time.perf_counter()
         try:
-            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
         except OSError as e:
             return 127, 0.0, 0, str(e)
         killed = []
 
-        def kill():
+        def kill():  # the whole group: with GNU time in between, the compiler is a grandchild
             killed.append(True)
-            p.kill()
+            try:
+                os.killpg(p.pid, 9)
+            except ProcessLookupError:
+                pass
         timer = threading.Timer(timeout, kill)
         timer.start()
         try:
@@ -87,8 +99,18 @@ def run_measured(cmd, timeout):
         p.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         text = err.read().decode('utf-8', 'replace')
+        peak = ru.ru_maxrss
+        if GNU_TIME:
+            out = rssf.read()
+            nums = [w for w in out.split() if w.isdigit()]
+            if nums:
+                peak = int(nums[-1])
+            # GNU time exits 128+N when the command died of signal N; report it as Popen would.
+            sig = re.search(r'Command terminated by signal (\d+)', out)
+            if sig:
+                p.returncode = -int(sig.group(1))
     rc = 124 if killed else p.returncode
-    return rc, wall, ru.ru_maxrss, text
+    return rc, wall, peak, text
 
 
 RE_PROPS = re.compile(r"Function properties for (\S+)\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "
