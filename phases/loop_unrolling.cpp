@@ -2,69 +2,111 @@
 ///
 /// \file
 /// Seed 004 "Phase 22 -- OriLoopUnrolling": full unrolling of loops with a known small trip
-/// count, partial unrolling of larger ones. This implementation follows the seed's decision
-/// procedure (sub_1390B30) in the order it gives, for the loop shape ptxas-mini can prove
-/// exact, and rejects everything else with the seed's reason code:
+/// count, partial unrolling of larger ones and of loops whose count is only known at run
+/// time. This implementation follows the seed's decision procedure (sub_1390B30) in the
+/// order it gives, for the loop shapes ptxas-mini can prove exact, and rejects everything
+/// else with the seed's reason code:
 ///
-///   Loops are visited innermost first (deepest first, then layout order). Per loop:
+///   Loops are visited innermost first (deepest first, then layout order); after a loop is
+///   transformed the CFG facts are recomputed and the next loop not visited yet is taken, so
+///   an outer loop sees its inner loops already unrolled. Per loop:
 ///    A. structure: one latch whose last instruction is a conditional BRA to the header,
 ///       else code 13 (the exit is not a conditional branch);
 ///    B. suppression, code 11: the header carries PTX `.pragma "nounroll"` (Block::noUnroll),
 ///       or the per-block override string skips it ("-N-" / "-"); "+N+" / "+" force the loop
-///       (below); a body holding a warp-synchronous instruction (convergence constraint:
-///       BAR, WARPSYNC, BSSY/BSYNC, SHFL, VOTE, MATCH, ELECT, cluster barriers) gets code 11
-///       when its trip count is not a known constant (steps D/E fail);
-///    C. non-innermost loops with LoopUnrollNonInnermost=false: code 7; multi-block bodies
-///       (ptxas-mini replicates single-block loops only; UnrollMultiBlockLoops=false says so
-///       too) and bodies with a CALL: code 17 (irregular);
+///       (below); a body holding a warp-synchronous instruction (convergence constraint,
+///       opcodes.def OF_WARP) gets code 11 when its trip count is not a known constant;
+///    C. shape: the loop's blocks must be one run in layout order, header first, latch last,
+///       falling through to the block after it, with no CALL, no indirect branch and no other
+///       loop left inside (a fully unrolled inner loop is gone by then), else code 17;
+///       several blocks need UnrollMultiBlockLoops (code 17 without it); a loop that had
+///       inner loops: code 7 with LoopUnrollNonInnermost=false;
 ///    D. induction variable: the branch's predicate has exactly one definition in the loop,
-///       an unguarded `P, PT = ISETP.<cmp>[.U32].AND x, y, PT` whose only reader in the loop
-///       is the branch; one of x, y is a 32-bit register i written exactly once in the loop,
-///       by an unguarded `i = IADD3 i, imm, RZ` (operands in any order) or `VIADD i, i, imm`,
-///       else code 14; i not a 32-bit R register: code 15; x and y the same register: 18;
-///    E. trip count: the other compare operand is an immediate (or RZ) and i's value on entry
-///       is an unguarded `MOV i, imm|RZ` found walking back from the header's only outside
-///       predecessor through single-predecessor blocks, else code 16 (unknown trip count:
-///       ptxas-mini has no remainder loop for a runtime count yet). The count itself is
-///       found by running the loop's control on 32-bit values (wrap-around and the signed or
-///       unsigned compare exact): the first iteration whose compare leaves the loop. A loop
-///       that does not leave within 2^20 iterations: code 24;
+///       an unguarded `P, PT = ISETP.<cmp>[.U32].AND x, y, PT` in the latch whose only reader
+///       in the loop is the branch; one of x, y is a 32-bit register i written exactly once
+///       in the loop, in the latch, by an unguarded `i = IADD3 i, imm, RZ` (operands in any
+///       order) or `VIADD i, i, imm`, else code 14; i not a 32-bit R register: code 15; x
+///       and y the same register: 18;
+///    E. trip count: known when the other compare operand is an immediate (or RZ) and i's
+///       value on entry is an unguarded `MOV i, imm|RZ` found walking back from the header's
+///       only outside predecessor through single-predecessor blocks. The count is found by
+///       running the loop's control on 32-bit values (wrap-around and the signed or unsigned
+///       compare exact): the first iteration whose compare leaves the loop; past 2^20
+///       iterations: code 24. Otherwise the count is a run-time value (UnrollVariableBounds;
+///       code 16 without it, or when the loop has an exit besides its latch and
+///       LoopUnrollUnknownMultiBlock=false: GUESS for the knob's meaning, from ptxas 13.0
+///       unrolling a run-time-count loop with an if inside but not one with a break):
+///       the continue condition, normalized to `x REL n` (n loop-invariant), must move
+///       towards its exit: REL < or <= with a positive step, > or >= with a negative one,
+///       != with a step of +-1, else code 19 (stride sign inconsistent with the compare);
 ///    F. predicate pressure: more distinct predicate registers in the loop than
 ///       UnrollPregThreshold: code 24;
-///    G. factor, with B = body instructions without the branch, T the trip count, and K the
-///       instructions of B a full unroll keeps (B less the foldable ones, foldableCount):
-///       - LoopUnrollFactor=K > 0 (knob) or a forced loop ('+'): K >= T (or forced) unrolls
-///         fully; K = 1: code 12; otherwise K must divide T, else code 12;
-///       - full unroll when T*K <= UnrollFullInstLimit and (T*K <= UnrollBudget or
-///         K <= UnrollSmallLoopLimit) (GUESS: how the seed's three limits combine);
-///       - else partial by the largest divisor f of T with 2 <= f <= min(UnrollUnknownCount,
-///         UnrollBudget / B), when B <= UnrollInstLimit (GUESS: the seed gives the knobs, not
-///         this formula); none: code 12 (no factor >= 2 fits).
+///    G. factor, with B = body instructions without the branch and K the instructions of B a
+///       full unroll keeps (foldableCount):
+///       - LoopUnrollFactor=F > 0 (knob) or a forced loop ('+'): F >= T (or forced, known T)
+///         unrolls fully; F = 1: code 12; otherwise partial by F;
+///       - known T: full when T*K <= UnrollFullInstLimit * kFullScale and B <=
+///         UnrollFullInstLimit (kFullScale GUESS, below), or when K <= UnrollSmallLoopLimit
+///         (LoopUnrollNumInstSmallLoop when set) and T <= UnrollFullInstLimit (a small loop
+///         is fully unrolled whatever the budget); else partial by the largest f,
+///         2 <= f < T, whose copies plus remainder copies fit the budget,
+///         (f + T mod f) * max(K, 1) <= UnrollBudget, when B <= UnrollInstLimit (code 24
+///         otherwise); none: code 12;
+///       - run-time T: f = min(UnrollUnknownCount, UnrollBudget / B) when B <=
+///         UnrollUnknownInstLimit (0: UnrollInstLimit), else code 24; f < 2: code 12.
 ///
-/// Transformations (both inside the one block, so the CFG keeps its shape):
-///   - full: the body is written T times, the branch dropped; the compare kept only in the
-///     last copy (its predicate has no other reader in the loop, so earlier copies' values
-///     are dead); the block now falls through to the exit;
-///   - partial by f (f divides T): the body is written f times with the compare and branch
-///     only after the last copy. Exact because the original compare leaves the loop only at
-///     iteration T, a multiple of f, so the dropped compares would all have stayed.
-///   No remainder (epilogue) loop is ever made, so EpilogueLoopUnrollCount has nothing to act
-///   on yet.
+/// Transformations (the loop's blocks h..latch are replaced by new blocks in their place):
+///   - full by T: T copies of the body, each copy's latch falling through to the next copy;
+///     the back branches are dropped and the compare kept only in the last copy (its
+///     predicate has no other reader in the loop, so earlier copies' values are dead);
+///   - partial by f with T known, T = q*f + r (q >= 1): r straight-line copies of the body
+///     first (the seed's "DuplicateBody" per remainder iteration), then a loop of f copies
+///     with the compare and branch only after the last. Exact because the original compare
+///     leaves the loop only at iteration T, and T - r is a multiple of f;
+///   - partial by f with T a run-time value (a main loop, then the original loop as the
+///     remainder):
+///         check:  P = "at least f more iterations": the compares of the next f-1
+///                 iterations all continue; @!P BRA rem
+///         main:   f copies, the compare and branch only after the last; there
+///                 P = continue AND "at least f more"; @P BRA main
+///         mid:    @exit BRA <the loop's exit>          (else fall into rem)
+///         rem:    the original loop, unchanged (EpilogueLoopUnrollCount=e >= 2: e copies,
+///                 each copy's compare kept and followed by a branch out of the loop)
+///     "At least f more" for REL in < <= (> >= symmetric): with x1 = i + a*step the first
+///     compare's value (a = 1 when the compare reads i after its update), the (f-1)-th
+///     compare reads x1 + (f-2)*step, so the check is i REL n - D with D = (f-2+a)*step,
+///     computed once before the loop together with "n - D does not wrap" (n >= MIN + D);
+///     when both hold no compare value in between wraps, all are monotonic and all continue.
+///     DisablePartialUnrollOverflowCheck drops the wrap test. For != with step +1 (-1) the
+///     check is (n - x1) (resp. x1 - n) >= f-1 as unsigned: none of the next f-1 values is n.
+///     The check only has to be sufficient: when it fails the original loop runs.
+///   Chains of blocks that fall into each other with no other entry are merged, so a
+///   single-block loop stays one block.
 ///
 /// DUMPIR after the phase prints, before the function, one line per loop visited:
-///   `# loop <header>: fully unrolled (trip count T, T copies of B instructions)`
-///   `# loop <header>: partially unrolled by f (trip count T, ...)`
+///   `# loop <header>: fully unrolled (trip count T, T copies of B instructions, ...)`
+///   `# loop <header>: partially unrolled by f (trip count T, ... remainder r ...)`
+///   `# loop <header>: partially unrolled by f (unknown trip count, ...)`
 ///   `# loop <header>: not unrolled: <code> - <reason>`
 /// and the seed's statistics line `# [partially unrolled loops=N] [non-unrolled loops=M]`,
 /// N and M counting the loops that are still loops after the phase (a fully unrolled loop is
-/// gone, so it is in neither count). The reason texts are the seed's Reason column; the seed
-/// quotes the printed form of only one ("0x80000001 - Not unrolled: Irregular loop"), so the
-/// codes printed here are the seed's internal ones, not ptxas's hex message numbers.
+/// gone, so it is in neither count). The reason texts are the seed's Reason column; the codes
+/// printed are the seed's internal ones, not ptxas's hex message numbers.
+///
+/// Knobs of the seed's table with no effect here, and why: UnrollFlexableFullLimit,
+/// UnrollExtraInstPerPercentSaving, UnrollTex3DPercentSavedThreshold,
+/// LoopUnrollLargePartOfShaderPct, LoopUnrollNumExtraInstBase,
+/// LoopUnrollSingleLoopSavedPctFactor, LoopUnrollExtraFoldableLdcWeight,
+/// LoopUnrollFoldableAddrWeight, LoopUnrollNumInstTex: the seed gives their defaults but not
+/// the formulas that read them (cycle-saving estimates, texture weights), and a formula made
+/// up for them would be a guess no measurement here could check; UnrollProfiledColdInstsScale:
+/// ptxas-mini has no profile data (PerformPGO is not implemented).
 //===----------------------------------------------------------------------------------===//
 #include "ori/cfg.h"
 #include "phases/phase_manager.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -92,6 +134,7 @@ enum Reject : unsigned {
   kTripCount = 16,
   kIrregular = 17,
   kDegenerate = 18,
+  kStrideSign = 19,
   kBudget = 24,
 };
 
@@ -106,19 +149,29 @@ std::string_view reasonText(unsigned code) {
   case kTripCount: return "trip count bound extraction failed";
   case kIrregular: return "irregular loop";
   case kDegenerate: return "induction variable initial value register equals its limit register";
+  case kStrideSign: return "induction variable stride sign inconsistent with the loop test";
   case kBudget: return "budget exceeded";
   default: return "?";
   }
 }
+
+/// Full unrolling is allowed up to T*K <= kFullScale * UnrollFullInstLimit kept instructions.
+/// GUESS, calibrated on ptxas 13.0 (tests/compare/loops/README.md): a body of 2 kept
+/// instructions (load + add) is fully unrolled at 595 iterations and partially at 597, so
+/// the total ptxas allows is 5.95x the seed's UnrollFullInstLimit (200). Not a complete
+/// model: a body of 5 kept instructions is fully unrolled at 250 iterations (1,250) by ptxas.
+/// Kept as a fraction, kFullScale = 119/20 = 5.95: 595 x 2 = 1,190 = 5.95 x 200.
+constexpr int64_t kFullScaleNum = 119, kFullScaleDen = 20;
 
 /// The phase's knobs, read once (seed: the context initializer sub_1389AF0).
 struct Params {
   bool enable;
   int64_t factor;
   std::string overrideStr;
-  int64_t budget, fullLimit, smallLoop, unknownCount, pregThreshold;
+  int64_t budget, fullLimit, smallLoop, unknownCount, pregThreshold, unknownInstLimit,
+      epilogueCount;
   double instLimit;
-  bool multiBlock, nonInnermost;
+  bool multiBlock, nonInnermost, variableBounds, unknownMultiBlock, noOverflowCheck;
 };
 
 Params readParams(const Knobs &k) {
@@ -134,14 +187,16 @@ Params readParams(const Knobs &k) {
   p.unknownCount = k.getInt(KnobId::UnrollUnknownCount);
   p.pregThreshold = k.getInt(KnobId::UnrollPregThreshold);
   p.instLimit = k.getDouble(KnobId::UnrollInstLimit);
+  p.unknownInstLimit = k.getInt(KnobId::UnrollUnknownInstLimit);
+  p.epilogueCount = k.getInt(KnobId::EpilogueLoopUnrollCount);
   p.multiBlock = k.getBool(KnobId::UnrollMultiBlockLoops);
   p.nonInnermost = k.getBool(KnobId::LoopUnrollNonInnermost);
+  p.variableBounds = k.getBool(KnobId::UnrollVariableBounds);
+  p.unknownMultiBlock = k.getBool(KnobId::LoopUnrollUnknownMultiBlock);
+  p.noOverflowCheck = k.getBool(KnobId::DisablePartialUnrollOverflowCheck);
   return p;
 }
 
-/// Warp-synchronous instructions (opcodes.def OF_WARP): a loop holding one is convergent and
-/// stays rolled (seed: "convergence constraint ... suppresses unrolling of warp-synchronous
-/// loops").
 bool isWarpSynchronous(Opcode op) { return ori::opcodeInfo(op).has(ori::OF_WARP); }
 
 bool readsReg(const Instr &in, RegClass c, uint32_t r) {
@@ -171,16 +226,23 @@ std::optional<uint32_t> constOf(const Operand &o) {
   return std::nullopt;
 }
 
+/// The loop's blocks h..l in layout order (header first, latch last).
+struct Region {
+  uint32_t h = 0, l = 0;
+  uint32_t size() const { return l - h + 1; }
+};
+
 /// What the analysis of one loop found.
 struct LoopShape {
-  uint32_t block = 0;          ///< the loop's one block (header == latch)
-  size_t cmpIdx = 0, incIdx = 0;
+  Region rg;
+  size_t cmpIdx = 0, incIdx = 0; ///< in the latch
   uint32_t iv = 0;
   uint32_t step = 0;
   bool ivFirst = true;         ///< the IV is the compare's first operand
   Modifier cmp = Modifier::LT;
   bool uns = false;
   bool continueWhenTrue = true; ///< `@P BRA` (true) or `@!P BRA` (false)
+  Operand boundOp;              ///< the compare's other operand (loop-invariant)
   std::optional<uint32_t> bound, init;
 };
 
@@ -204,6 +266,26 @@ bool compareU32(Modifier cmp, bool uns, uint32_t a, uint32_t b) {
   }
 }
 
+Modifier swapCmp(Modifier m) {
+  switch (m) {
+  case Modifier::LT: return Modifier::GT;
+  case Modifier::LE: return Modifier::GE;
+  case Modifier::GT: return Modifier::LT;
+  case Modifier::GE: return Modifier::LE;
+  default: return m;
+  }
+}
+Modifier negateCmp(Modifier m) {
+  switch (m) {
+  case Modifier::LT: return Modifier::GE;
+  case Modifier::LE: return Modifier::GT;
+  case Modifier::GT: return Modifier::LE;
+  case Modifier::GE: return Modifier::LT;
+  case Modifier::EQ: return Modifier::NE;
+  default: return Modifier::EQ;
+  }
+}
+
 /// The trip count: the loop's control run on 32-bit values; nullopt past `cap` iterations.
 std::optional<uint64_t> tripCount(const LoopShape &s, uint64_t cap) {
   uint32_t v = *s.init;
@@ -220,12 +302,12 @@ std::optional<uint64_t> tripCount(const LoopShape &s, uint64_t cap) {
   return std::nullopt;
 }
 
-/// i's value on entry to the loop whose header is `h` (single-block loop): the last
-/// definition before the header on the unique path into it.
-std::optional<uint32_t> entryValue(const ori::Function &f, uint32_t h, uint32_t iv) {
+/// i's value on entry to the loop whose header is `h`: the last definition before the
+/// header on the unique path into it.
+std::optional<uint32_t> entryValue(const ori::Function &f, const Region &rg, uint32_t iv) {
   std::vector<uint32_t> outside;
-  for (uint32_t p : f.blocks[h].preds)
-    if (p != h)
+  for (uint32_t p : f.blocks[rg.h].preds)
+    if (p < rg.h || p > rg.l)
       outside.push_back(p);
   if (outside.size() != 1)
     return std::nullopt;
@@ -245,33 +327,50 @@ std::optional<uint32_t> entryValue(const ori::Function &f, uint32_t h, uint32_t 
     if (f.blocks[b].preds.size() != 1 || b == 0)
       return std::nullopt;
     b = f.blocks[b].preds[0];
-    if (b == h)
+    if (b >= rg.h && b <= rg.l)
       return std::nullopt;
   }
   return std::nullopt;
 }
 
+/// Calls fn(block, index, instr) for every instruction of the loop but the back branch.
+template <typename Fn> void forBody(const ori::Function &f, const Region &rg, Fn fn) {
+  for (uint32_t b = rg.h; b <= rg.l; ++b) {
+    const auto &ins = f.blocks[b].instrs;
+    const size_t n = b == rg.l ? ins.size() - 1 : ins.size();
+    for (size_t k = 0; k < n; ++k)
+      fn(b, k, ins[k]);
+  }
+}
+
 /// Steps D and E: the induction variable and what is known of the trip count.
-Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
-  const auto &ins = f.blocks[b].instrs;
+Outcome analyzeIV(const ori::Function &f, LoopShape &s) {
+  const Region &rg = s.rg;
+  const auto &ins = f.blocks[rg.l].instrs;
   const Instr &br = ins.back();
   const Operand &g = br.guard;
   if (g.kind != OperandKind::VReg || g.cls != RegClass::P)
     return reject(kIvFailed, "the branch is not guarded by a predicate register");
   s.continueWhenTrue = !(g.mods & ori::OM_NOT);
-  // The one definition of the guard in the loop.
+  // The one definition of the guard in the loop, in the latch.
+  unsigned defs = 0;
+  bool otherReader = false;
   std::optional<size_t> cmpIdx;
-  for (size_t k = 0; k + 1 < ins.size(); ++k) {
-    if (ins[k].writesVReg(RegClass::P, g.reg)) {
-      if (cmpIdx)
-        return reject(kIvFailed, "the branch predicate has more than one definition");
-      cmpIdx = k;
-    } else if (readsReg(ins[k], RegClass::P, g.reg)) {
-      return reject(kIvFailed, "the branch predicate has another reader in the loop");
+  forBody(f, rg, [&](uint32_t b, size_t k, const Instr &in) {
+    if (in.writesVReg(RegClass::P, g.reg)) {
+      ++defs;
+      if (b == rg.l)
+        cmpIdx = k;
+    } else if (readsReg(in, RegClass::P, g.reg)) {
+      otherReader = true;
     }
-  }
+  });
+  if (defs > 1)
+    return reject(kIvFailed, "the branch predicate has more than one definition");
+  if (otherReader)
+    return reject(kIvFailed, "the branch predicate has another reader in the loop");
   if (!cmpIdx)
-    return reject(kIvFailed, "the branch predicate is not defined in the loop");
+    return reject(kIvFailed, "the branch predicate is not defined in the loop's latch");
   const Instr &c = ins[*cmpIdx];
   if (c.op != Opcode::ISETP || c.isGuarded() || c.numDefs != 2 || !c.ops[1].isFixed() ||
       c.uses().size() != 3 || !c.uses()[2].isFixed() || (c.uses()[2].mods & ori::OM_NOT) ||
@@ -301,12 +400,12 @@ Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
     return reject(kDegenerate);
   // Which operand is the induction variable: a register written in the loop.
   auto definedInLoop = [&](const Operand &o) {
-    if (o.kind != OperandKind::VReg)
-      return false;
-    for (size_t k = 0; k + 1 < ins.size(); ++k)
-      if (ins[k].writesVReg(o.cls, o.reg))
-        return true;
-    return false;
+    bool any = false;
+    for (const Operand &v : o.vregs())
+      forBody(f, rg, [&](uint32_t, size_t, const Instr &in) {
+        any = any || in.writesVReg(v.cls, v.reg);
+      });
+    return any;
   };
   const bool xv = definedInLoop(x), yv = definedInLoop(y);
   if (xv == yv)
@@ -314,19 +413,25 @@ Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
                                 : "no compare operand changes in the loop");
   const Operand &ivOp = xv ? x : y, &other = xv ? y : x;
   s.ivFirst = xv;
-  if (ivOp.cls != RegClass::R)
+  if (ivOp.kind != OperandKind::VReg || ivOp.cls != RegClass::R)
     return reject(kIvClass);
   if (!isPlainReg(ivOp))
     return reject(kIvClass, "not a whole 32-bit register");
   s.iv = ivOp.reg;
-  // Exactly one definition, an add of a constant to itself.
+  // Exactly one definition, in the latch, an add of a constant to itself.
+  unsigned ivDefs = 0;
   std::optional<size_t> incIdx;
-  for (size_t k = 0; k + 1 < ins.size(); ++k)
-    if (ins[k].writesVReg(RegClass::R, s.iv)) {
-      if (incIdx)
-        return reject(kIvFailed, "the induction variable has more than one definition");
-      incIdx = k;
+  forBody(f, rg, [&](uint32_t b, size_t k, const Instr &in) {
+    if (in.writesVReg(RegClass::R, s.iv)) {
+      ++ivDefs;
+      if (b == rg.l)
+        incIdx = k;
     }
+  });
+  if (ivDefs > 1)
+    return reject(kIvFailed, "the induction variable has more than one definition");
+  if (!incIdx)
+    return reject(kIvFailed, "the induction variable is not updated in the loop's latch");
   const Instr &inc = ins[*incIdx];
   if (inc.isGuarded() || !inc.mods.empty() || inc.numDefs != 1 || !isPlainReg(inc.ops[0]))
     return reject(kIvFailed, "the induction variable's update is not a plain add");
@@ -355,23 +460,32 @@ Outcome analyzeIV(const ori::Function &f, uint32_t b, LoopShape &s) {
     return reject(kIvFailed, "the induction variable's update is not i = i + constant");
   s.step = *step;
   s.incIdx = *incIdx;
+  s.boundOp = other;
   s.bound = constOf(other);
-  s.init = entryValue(f, b, s.iv);
+  s.init = entryValue(f, rg, s.iv);
   return {true, 0, {}};
 }
 
-/// Instructions of the loop's block that a full unroll makes foldable (seed: the full
-/// unroll profitability evaluator counts "foldable constants, addresses", sub_1383620): the
-/// induction variable's update and compare (constants in every copy), and the updates of
-/// other registers by a constant, `r = IADD3 r, imm, RZ` and the 64-bit pair
-/// `r[0], c = IADD3 r[0], imm, RZ` + `r[1] = IADD3.X r[1], RZ, RZ, c, !PT`, written once per
-/// iteration (address increments: every copy's address is the entry value plus a constant),
-/// and `IMAD.WIDE[.U32] a, r, imm, base` of such an r (an address that becomes base plus a
-/// constant offset in every copy).
+/// Instructions of the loop that a full unroll makes foldable (seed: the full unroll
+/// profitability evaluator counts "foldable constants, addresses", sub_1383620): the
+/// induction variable's update and compare (constants in every copy); the definitions of
+/// affine registers (below: address increments, the counters of inner loops unrolled
+/// already: every copy's value is the entry value plus a constant); the 64-bit pair
+/// `r[0], c = IADD3 r[0], imm, RZ` + `r[1] = IADD3.X r[1], RZ, RZ, c, !PT` written once per
+/// iteration; and `IMAD.WIDE[.U32] a, r, imm, base` of such an r (an address that becomes
+/// base plus a constant offset in every copy).
 /// GUESS: which instructions ptxas counts as foldable; this choice is what made the
 /// decisions agree with ptxas 13.0 on the loops of tests/lit/phases/loop-unroll*.
-uint64_t foldableCount(const ori::Block &b, const LoopShape &s) {
-  const auto &ins = b.instrs;
+uint64_t foldableCount(const ori::Function &f, const LoopShape &s) {
+  std::vector<const Instr *> ins;
+  size_t cmpFlat = SIZE_MAX, incFlat = SIZE_MAX;
+  forBody(f, s.rg, [&](uint32_t b, size_t k, const Instr &in) {
+    if (b == s.rg.l && k == s.cmpIdx)
+      cmpFlat = ins.size();
+    if (b == s.rg.l && k == s.incIdx)
+      incFlat = ins.size();
+    ins.push_back(&in);
+  });
   auto isAddImm = [&](const Instr &in, bool carry) {
     if (in.op != Opcode::IADD3 || in.isGuarded() || !in.mods.empty() ||
         in.numDefs != (carry ? 2u : 1u) || in.uses().size() != 3)
@@ -382,44 +496,93 @@ uint64_t foldableCount(const ori::Block &b, const LoopShape &s) {
     const auto u = in.uses();
     return u[0] == d && u[1].kind == OperandKind::Imm && u[2].isFixed();
   };
-  auto writtenOnce = [&](const Operand &d) {
+  auto isMovImm = [&](const Instr &in) {
+    return in.op == Opcode::MOV && !in.isGuarded() && in.mods.empty() && in.numDefs == 1 &&
+           in.uses().size() == 1 && in.ops[0].kind == OperandKind::VReg &&
+           in.ops[0].cls == RegClass::R && in.ops[0].width == 1 && constOf(in.uses()[0]);
+  };
+  // Affine registers: 32-bit registers whose every definition in the loop is
+  // `r = IADD3 r, imm, RZ`, `r = MOV imm`, `r = MOV a` or `r = IMAD a, imm, c` with a and c
+  // affine or not written in the loop. In every copy of a full unroll each of their values
+  // is a loop-entry value plus a constant (address increments, the counters and addresses of
+  // inner loops unrolled already). A fixed point: assume all candidates, drop those reading a
+  // register that is not one, until nothing changes.
+  std::map<uint32_t, bool> affine;
+  std::set<uint32_t> written;
+  for (const Instr *in : ins)
+    for (const Operand &d : in->defs())
+      if (d.kind == OperandKind::VReg && d.cls == RegClass::R)
+        written.insert(d.reg);
+  auto linearOf = [&](const Instr &in) -> std::vector<Operand> { // the registers it reads
+    if (in.isGuarded() || !in.mods.empty() || in.numDefs != 1 || in.ops[0].kind != OperandKind::VReg ||
+        in.ops[0].cls != RegClass::R || in.ops[0].width != 1)
+      return {Operand::fixed(RegClass::P)}; // not a linear form
+    if (isAddImm(in, false) || isMovImm(in))
+      return {};
+    if (in.op == Opcode::MOV && in.uses().size() == 1 && isPlainReg(in.uses()[0]))
+      return {in.uses()[0]};
+    if (in.op == Opcode::IMAD && in.uses().size() == 3 && isPlainReg(in.uses()[0]) &&
+        in.uses()[1].kind == OperandKind::Imm && in.uses()[1].mods == 0) {
+      const Operand &c = in.uses()[2];
+      if (isPlainReg(c))
+        return {in.uses()[0], c};
+      if (constOf(c) || (c.kind == OperandKind::CBank && !c.hasCbankIndex()))
+        return {in.uses()[0]};
+    }
+    return {Operand::fixed(RegClass::P)};
+  };
+  for (const Instr *in : ins)
+    for (const Operand &d : in->defs())
+      if (d.kind == OperandKind::VReg && d.cls == RegClass::R) {
+        auto it = affine.try_emplace(d.reg, true).first;
+        std::vector<Operand> r = linearOf(*in);
+        it->second = it->second && !(r.size() == 1 && r[0].isFixed());
+      }
+  for (bool again = true; again;) {
+    again = false;
+    for (const Instr *in : ins) {
+      if (in->numDefs != 1 || in->ops[0].kind != OperandKind::VReg ||
+          in->ops[0].cls != RegClass::R || !affine[in->ops[0].reg])
+        continue;
+      for (const Operand &u : linearOf(*in))
+        if (u.kind == OperandKind::VReg && written.count(u.reg) && !affine[u.reg]) {
+          affine[in->ops[0].reg] = false;
+          again = true;
+        }
+    }
+  }
+  auto isAffine = [&](uint32_t r) {
+    auto it = affine.find(r);
+    return it != affine.end() && it->second;
+  };
+  auto writtenTwice = [&](const Operand &d) {
     unsigned n = 0;
-    for (size_t k = 0; k + 1 < ins.size(); ++k)
-      for (const Operand &o : ins[k].defs())
+    for (const Instr *in : ins)
+      for (const Operand &o : in->defs())
         if (o.kind == OperandKind::VReg && o.cls == d.cls && o.reg == d.reg)
           ++n;
-    return n;
-  };
-  // A register updated in the loop only by `r = IADD3 r, imm, RZ`.
-  auto isInduction = [&](uint32_t r) {
-    unsigned defs = 0;
-    bool addImm = true;
-    for (size_t k = 0; k + 1 < ins.size(); ++k)
-      if (ins[k].writesVReg(RegClass::R, r)) {
-        ++defs;
-        addImm = addImm && isAddImm(ins[k], false);
-      }
-    return defs == 1 && addImm;
+    return n == 2;
   };
   uint64_t n = 2; // the IV update and the compare
-  for (size_t k = 0; k + 1 < ins.size(); ++k) {
-    if (k == s.cmpIdx || k == s.incIdx)
+  for (size_t k = 0; k < ins.size(); ++k) {
+    if (k == cmpFlat || k == incFlat)
       continue;
-    const Instr &in = ins[k];
-    if (isAddImm(in, false) && in.ops[0].width == 1 && writtenOnce(in.ops[0]) == 1) {
+    const Instr &in = *ins[k];
+    if (in.numDefs == 1 && in.ops[0].kind == OperandKind::VReg && in.ops[0].cls == RegClass::R &&
+        isAffine(in.ops[0].reg)) {
       ++n;
     } else if (in.op == Opcode::IMAD && in.hasModifier(Modifier::WIDE) && !in.isGuarded() &&
                in.numDefs == 1 && in.uses().size() == 3 && in.uses()[1].kind == OperandKind::Imm &&
-               isPlainReg(in.uses()[0]) && isInduction(in.uses()[0].reg)) {
+               isPlainReg(in.uses()[0]) && isAffine(in.uses()[0].reg)) {
       ++n; // base + (i + k*step) * imm: an address constant per copy
-    } else if (isAddImm(in, true) && in.ops[0].sub == 0 && k + 2 < ins.size()) {
-      const Instr &hi = ins[k + 1];
+    } else if (isAddImm(in, true) && in.ops[0].sub == 0 && k + 1 < ins.size()) {
+      const Instr &hi = *ins[k + 1];
       const Operand &c = in.ops[1];
       if (hi.op == Opcode::IADD3 && hi.mods.size() == 1 && hi.mods[0] == Modifier::X &&
           hi.numDefs == 1 && hi.uses().size() == 5 && hi.ops[0].kind == OperandKind::VReg &&
           hi.ops[0].reg == in.ops[0].reg && hi.ops[0].sub == 1 && hi.uses()[0] == hi.ops[0] &&
           hi.uses()[1].isFixed() && hi.uses()[2].isFixed() && hi.uses()[3] == c &&
-          writtenOnce(in.ops[0]) == 2) {
+          writtenTwice(in.ops[0])) {
         n += 2;
         ++k;
       }
@@ -439,30 +602,328 @@ int overrideFor(const std::string &str, uint32_t block) {
   return 0;
 }
 
-/// Writes the loop's block with `copies` copies of its body; the compare stays only in the
-/// last copy and the branch only when `keepBranch`.
-void replicate(ori::Function &f, const LoopShape &s, uint64_t copies, bool keepBranch) {
-  std::vector<Instr> &ins = f.blocks[s.block].instrs;
-  const Instr br = ins.back();
-  std::vector<Instr> body(ins.begin(), ins.end() - 1);
-  std::vector<Instr> out;
-  out.reserve(body.size() * copies + 1);
-  for (uint64_t c = 0; c < copies; ++c)
-    for (size_t k = 0; k < body.size(); ++k)
-      if (k != s.cmpIdx || c + 1 == copies)
-        out.push_back(body[k]);
-  if (keepBranch)
-    out.push_back(br);
-  ins = std::move(out);
+// ---- Building the replacement blocks ---------------------------------------------------
+
+/// Label operands of the new blocks: kLocal + j names the j-th new block; anything below
+/// kLocal is a block of the function outside the loop (its index before the replacement).
+constexpr uint32_t kLocal = 1u << 30;
+
+Instr makeInstr(Opcode op, const std::vector<Modifier> &mods,
+                std::initializer_list<Operand> defs, std::initializer_list<Operand> uses) {
+  Instr in(op);
+  for (Modifier m : mods)
+    in.mods.push_back(m);
+  for (const Operand &d : defs)
+    in.addDef(d);
+  for (const Operand &u : uses)
+    in.addUse(u);
+  ori::spellImmediates(in);
+  return in;
 }
 
-/// Local canonicalization (the task leaves preheaders and canonical shapes to phase 18, on
-/// another branch): a loop whose blocks are a straight chain in layout order, h, h+1, ...,
-/// latch, each falling through to the next with no branch or exit of its own and each after
-/// h entered only from the one before (a header and a separate latch block, as PTX `loop:`
-/// ... `latch:` labels make), has its instructions moved up into h. The later blocks are
-/// left empty (they fall through, as before) and the loop becomes the single block h. The
-/// program runs the same instructions in the same order. Returns whether anything moved.
+Instr branchTo(uint32_t local, const Operand &guard) {
+  Instr bra(Opcode::BRA);
+  bra.guard = guard;
+  bra.addUse(Operand::block(kLocal + local));
+  return bra;
+}
+
+struct Builder {
+  const ori::Function &f;
+  const LoopShape &s;
+  std::set<std::string> taken; ///< block names in use (outside the loop, and new ones)
+  std::vector<ori::Block> out;
+
+  Builder(const ori::Function &fn, const LoopShape &sh) : f(fn), s(sh) {
+    for (uint32_t b = 0; b < f.blocks.size(); ++b)
+      if (b < s.rg.h || b > s.rg.l)
+        taken.insert(f.blocks[b].name);
+  }
+  std::string unique(const std::string &base) {
+    std::string name = base;
+    for (unsigned k = 1; taken.count(name); ++k)
+      name = base + "." + std::to_string(k);
+    taken.insert(name);
+    return name;
+  }
+  uint32_t latchOf(uint32_t base) const { return base + s.rg.size() - 1; }
+  /// Appends one copy of the loop's blocks (names suffixed, or the original names when
+  /// `suffix` is empty); returns the local index of its header.
+  uint32_t copy(const std::string &suffix) {
+    const uint32_t base = static_cast<uint32_t>(out.size());
+    for (uint32_t b = s.rg.h; b <= s.rg.l; ++b) {
+      ori::Block nb;
+      nb.name = unique(f.blocks[b].name + suffix);
+      nb.noUnroll = f.blocks[b].noUnroll;
+      nb.instrs = f.blocks[b].instrs;
+      for (Instr &in : nb.instrs)
+        for (Operand &o : in.ops)
+          if (o.kind == OperandKind::Block && o.reg >= s.rg.h && o.reg <= s.rg.l)
+            o.reg = kLocal + base + (o.reg - s.rg.h);
+      out.push_back(std::move(nb));
+    }
+    return base;
+  }
+  ori::Block &latch(uint32_t base) { return out[latchOf(base)]; }
+  /// A copy whose iteration always continues: no compare, no back branch.
+  void dropControl(uint32_t base) {
+    auto &ins = latch(base).instrs;
+    ins.pop_back();
+    ins.erase(ins.begin() + static_cast<ptrdiff_t>(s.cmpIdx));
+  }
+  void dropBranch(uint32_t base) { latch(base).instrs.pop_back(); }
+  uint32_t newBlock(const std::string &name) {
+    ori::Block nb;
+    nb.name = unique(name);
+    out.push_back(std::move(nb));
+    return static_cast<uint32_t>(out.size() - 1);
+  }
+};
+
+/// Merges each new block into the one before it when that one falls through to it and
+/// nothing else enters it (never the first block, which the outside enters).
+std::vector<ori::Block> mergeChains(std::vector<ori::Block> nb) {
+  std::vector<bool> targeted(nb.size(), false);
+  for (const ori::Block &b : nb)
+    for (const Instr &in : b.instrs)
+      for (const Operand &o : in.ops)
+        if (o.kind == OperandKind::Block && o.reg >= kLocal)
+          targeted[o.reg - kLocal] = true;
+  std::vector<uint32_t> map(nb.size());
+  std::vector<ori::Block> out;
+  for (uint32_t j = 0; j < nb.size(); ++j) {
+    bool merge = false;
+    if (j > 0 && !targeted[j]) {
+      const ori::Block &prev = out.back();
+      merge = prev.instrs.empty() || (!prev.instrs.back().info().has(ori::OF_BR) &&
+                                      !prev.instrs.back().info().has(ori::OF_TERM));
+    }
+    if (merge) {
+      auto &dst = out.back().instrs;
+      dst.insert(dst.end(), nb[j].instrs.begin(), nb[j].instrs.end());
+    } else {
+      out.push_back(std::move(nb[j]));
+    }
+    map[j] = static_cast<uint32_t>(out.size() - 1);
+  }
+  for (ori::Block &b : out)
+    for (Instr &in : b.instrs)
+      for (Operand &o : in.ops)
+        if (o.kind == OperandKind::Block && o.reg >= kLocal)
+          o.reg = kLocal + map[o.reg - kLocal];
+  return out;
+}
+
+/// Replaces blocks h..l of `f` by `nb` (label operands as kLocal describes); branches from
+/// outside into the loop (to its header) go to the first new block. Returns the new names.
+std::vector<std::string> splice(ori::Function &f, const Region &rg, std::vector<ori::Block> nb) {
+  nb = mergeChains(std::move(nb));
+  const uint32_t k = rg.size(), n = static_cast<uint32_t>(nb.size());
+  auto mapOut = [&](uint32_t b) { return b < rg.h ? b : b > rg.l ? b - k + n : rg.h; };
+  auto fix = [&](ori::Block &blk) {
+    for (Instr &in : blk.instrs)
+      for (Operand &o : in.ops)
+        if (o.kind == OperandKind::Block)
+          o.reg = o.reg >= kLocal ? rg.h + (o.reg - kLocal) : mapOut(o.reg);
+  };
+  std::vector<std::string> names;
+  std::vector<ori::Block> out;
+  out.reserve(f.blocks.size() - k + n);
+  for (uint32_t b = 0; b < rg.h; ++b)
+    out.push_back(std::move(f.blocks[b]));
+  for (ori::Block &b : nb) {
+    names.push_back(b.name);
+    out.push_back(std::move(b));
+  }
+  for (uint32_t b = rg.l + 1; b < f.blocks.size(); ++b)
+    out.push_back(std::move(f.blocks[b]));
+  for (ori::Block &b : out)
+    fix(b);
+  f.blocks = std::move(out);
+  ori::buildCFG(f);
+  return names;
+}
+
+std::vector<std::string> unrollFully(ori::Function &f, const LoopShape &s, uint64_t copies) {
+  Builder bd(f, s);
+  for (uint64_t c = 0; c < copies; ++c) {
+    const uint32_t base = bd.copy(c == 0 ? "" : ".u" + std::to_string(c));
+    if (c + 1 < copies)
+      bd.dropControl(base);
+    else
+      bd.dropBranch(base);
+  }
+  return splice(f, s.rg, std::move(bd.out));
+}
+
+std::vector<std::string> unrollKnown(ori::Function &f, const LoopShape &s, uint64_t factor,
+                                     uint64_t remainder) {
+  Builder bd(f, s);
+  for (uint64_t r = 0; r < remainder; ++r)
+    bd.dropControl(bd.copy(".peel" + std::to_string(r)));
+  uint32_t first = 0;
+  for (uint64_t c = 0; c < factor; ++c) {
+    const uint32_t base = bd.copy(c == 0 ? "" : ".u" + std::to_string(c));
+    if (c == 0)
+      first = base;
+    if (c + 1 < factor) {
+      bd.dropControl(base);
+    } else {
+      Instr &br = bd.latch(base).instrs.back();
+      br.uses()[0] = Operand::block(kLocal + first);
+    }
+  }
+  return splice(f, s.rg, std::move(bd.out));
+}
+
+/// The run-time check "the next f-1 compares all continue" (file comment), as instructions
+/// reading the induction variable's current value; `chain` is ANDed into the result.
+struct RuntimeCheck {
+  Modifier rel = Modifier::LT; ///< continue condition `x rel n`
+  bool uns = false;
+  int64_t step = 0;            ///< signed step
+  uint64_t a = 0;              ///< 1: the compare reads i after its update
+  uint64_t factor = 0;
+  bool overflowCheck = true;
+  Operand n;                   ///< the bound, in a register (set when building)
+  Operand m;                   ///< n -+ D, when D > 0
+  Operand pnu;                 ///< "n -+ D does not wrap"
+  /// D in steps: the (f-1)-th compare reads x1 + (f-2)*step, x1 = i + a*step.
+  uint64_t distance() const { return factor - 2 + a; }
+};
+
+/// Emits the check into `ins`; returns the predicate that holds when it passes.
+Operand emitCheck(ori::Function &f, std::vector<Instr> &ins, const RuntimeCheck &rc,
+                  uint32_t iv, const Operand &chain) {
+  const Operand i = Operand::vreg(RegClass::R, iv);
+  const Operand p = f.newReg(RegClass::P);
+  const Operand pt = Operand::fixed(RegClass::P);
+  if (rc.rel == Modifier::NE) {
+    // d = n - x1 (step +1) or x1 - n (step -1), x1 = i + a*step; check d >= f-1 unsigned.
+    const Operand d = f.newReg(RegClass::R);
+    Operand ni = i, nn = rc.n;
+    ni.mods |= ori::OM_NEG;
+    nn.mods |= ori::OM_NEG;
+    const Operand off = rc.a ? Operand::intImm(-int64_t(rc.a)) : Operand::fixed(RegClass::R);
+    if (rc.step > 0)
+      ins.push_back(makeInstr(Opcode::IADD3, {}, {d}, {rc.n, ni, off}));
+    else
+      ins.push_back(makeInstr(Opcode::IADD3, {}, {d}, {i, nn, off}));
+    ins.push_back(makeInstr(Opcode::ISETP, {Modifier::GE, Modifier::U32, Modifier::AND},
+                            {p, pt}, {d, Operand::intImm(int64_t(rc.factor - 1)), chain}));
+    return p;
+  }
+  const bool hasD = rc.distance() > 0;
+  std::vector<Modifier> mods = {rc.rel, Modifier::AND};
+  if (rc.uns)
+    mods.insert(mods.begin() + 1, Modifier::U32);
+  ins.push_back(makeInstr(Opcode::ISETP, mods, {p, pt}, {i, hasD ? rc.m : rc.n, chain}));
+  return p;
+}
+
+std::vector<std::string> unrollRuntime(ori::Function &f, const LoopShape &s, RuntimeCheck rc,
+                                       int64_t epilogue) {
+  Builder bd(f, s);
+  const Operand pt = Operand::fixed(RegClass::P);
+  const Instr origBr = f.blocks[s.rg.l].instrs.back();
+  const uint32_t exitOld = s.rg.l + 1;
+  // check: the bound in a register, n -+ D and its wrap test, then the first check.
+  const uint32_t pre = bd.newBlock(f.blocks[s.rg.h].name + ".unroll");
+  std::vector<Instr> &pi = bd.out[pre].instrs;
+  if (isPlainReg(rc.n)) {
+    // already a register
+  } else {
+    const Operand r = f.newReg(RegClass::R);
+    Operand src = rc.n;
+    if (src.isFixed())
+      src = Operand::intImm(0);
+    pi.push_back(makeInstr(Opcode::MOV, {}, {r}, {src}));
+    rc.n = r;
+  }
+  Operand chain0 = pt;
+  if (rc.rel != Modifier::NE && rc.distance() > 0) {
+    const uint64_t d = rc.distance() * static_cast<uint64_t>(rc.step < 0 ? -rc.step : rc.step);
+    const bool up = rc.rel == Modifier::LT || rc.rel == Modifier::LE;
+    rc.m = f.newReg(RegClass::R);
+    pi.push_back(makeInstr(Opcode::IADD3, {}, {rc.m},
+                           {rc.n, Operand::intImm(up ? -int64_t(d) : int64_t(d)),
+                            Operand::fixed(RegClass::R)}));
+    if (rc.overflowCheck) {
+      // up: n >= MIN + d; down: n <= MAX - d (signed or unsigned).
+      int64_t lim;
+      if (rc.uns)
+        lim = up ? int64_t(d) : int64_t(0xFFFFFFFFull - d);
+      else
+        lim = up ? int64_t(INT32_MIN) + int64_t(d) : int64_t(INT32_MAX) - int64_t(d);
+      rc.pnu = f.newReg(RegClass::P);
+      std::vector<Modifier> mods = {up ? Modifier::GE : Modifier::LE, Modifier::AND};
+      if (rc.uns)
+        mods.insert(mods.begin() + 1, Modifier::U32);
+      pi.push_back(makeInstr(Opcode::ISETP, mods, {rc.pnu, pt},
+                             {rc.n, Operand::intImm(lim), pt}));
+      chain0 = rc.pnu;
+    }
+  }
+  Operand p0 = emitCheck(f, pi, rc, s.iv, chain0);
+  p0.mods |= ori::OM_NOT;
+  // The branch to the remainder is patched once its index is known.
+  pi.push_back(branchTo(0, p0));
+  // main: f copies, the check ANDed with the last copy's continue condition.
+  uint32_t first = 0;
+  for (uint64_t c = 0; c < rc.factor; ++c) {
+    const uint32_t base = bd.copy(".u" + std::to_string(c));
+    if (c == 0)
+      first = base;
+    if (c + 1 < rc.factor) {
+      bd.dropControl(base);
+      continue;
+    }
+    auto &li = bd.latch(base).instrs;
+    li.pop_back();
+    Operand cont = origBr.guard;
+    std::vector<Instr> chk;
+    Operand p = emitCheck(f, chk, rc, s.iv, cont);
+    li.insert(li.end(), chk.begin(), chk.end());
+    li.push_back(branchTo(first, p));
+  }
+  // mid: leave when the last copy's compare said so, else run the remainder.
+  const uint32_t mid = bd.newBlock(f.blocks[s.rg.h].name + ".unroll.exit");
+  {
+    Operand g = origBr.guard;
+    g.mods ^= ori::OM_NOT;
+    Instr bra(Opcode::BRA);
+    bra.guard = g;
+    bra.addUse(Operand::block(exitOld));
+    bd.out[mid].instrs.push_back(std::move(bra));
+  }
+  // rem: the original loop, or e copies each leaving on its own compare.
+  const int64_t e = std::max<int64_t>(epilogue, 1);
+  uint32_t remFirst = 0;
+  for (int64_t c = 0; c < e; ++c) {
+    const uint32_t base = bd.copy(c == 0 ? "" : ".rem" + std::to_string(c));
+    if (c == 0)
+      remFirst = base;
+    Instr &br = bd.latch(base).instrs.back();
+    if (c + 1 < e) {
+      Operand g = origBr.guard;
+      g.mods ^= ori::OM_NOT;
+      br.guard = g;
+      br.uses()[0] = Operand::block(exitOld);
+    } else {
+      br.uses()[0] = Operand::block(kLocal + remFirst);
+    }
+  }
+  bd.out[pre].instrs.back().uses()[0] = Operand::block(kLocal + remFirst);
+  return splice(f, s.rg, std::move(bd.out));
+}
+
+/// Local canonicalization: a loop whose blocks are a straight chain in layout order, h,
+/// h+1, ..., latch, each falling through to the next with no branch or exit of its own and
+/// each after h entered only from the one before (a header and a separate latch block, as
+/// PTX `loop:` ... `latch:` labels make), has its instructions moved up into h. The later
+/// blocks are left empty (they fall through, as before) and the loop becomes the single
+/// block h. The program runs the same instructions in the same order. Returns whether
+/// anything moved.
 bool mergeStraightLoops(ori::Function &f) {
   bool any = false;
   for (const ori::Loop &l : f.loops) {
@@ -495,6 +956,53 @@ bool mergeStraightLoops(ori::Function &f) {
   return any;
 }
 
+/// Whether the loop can be left other than by its latch's branch falling through: a branch
+/// out of the loop from another block, or an EXIT/RET inside it.
+bool hasSideExit(const ori::Function &f, const Region &rg) {
+  for (uint32_t b = rg.h; b <= rg.l; ++b) {
+    for (uint32_t t : f.blocks[b].succs)
+      if ((t < rg.h || t > rg.l) && !(b == rg.l && t == rg.l + 1))
+        return true;
+    for (const Instr &in : f.blocks[b].instrs)
+      if (in.info().has(ori::OF_TERM) && !in.info().has(ori::OF_BR))
+        return true;
+  }
+  return false;
+}
+
+/// Step C: the loop's blocks as one run h..latch that can be copied as a unit.
+Outcome regionOf(const ori::Function &f, const ori::Loop &loop, Region &rg) {
+  rg.h = loop.header;
+  rg.l = loop.latches[0];
+  if (rg.l < rg.h || loop.blocks.size() != rg.size() || loop.blocks.front() != rg.h ||
+      loop.blocks.back() != rg.l)
+    return reject(kIrregular, "blocks not one run in layout order, header first, latch last");
+  if (rg.l + 1 >= f.blocks.size())
+    return reject(kIrregular, "the latch is the function's last block");
+  for (uint32_t b = rg.h; b <= rg.l; ++b) {
+    const auto &ins = f.blocks[b].instrs;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      const Instr &in = ins[k];
+      if (in.op == Opcode::CALL)
+        return reject(kIrregular, "a CALL in the loop");
+      if (in.info().has(ori::OF_BR) && in.op != Opcode::BRA)
+        return reject(kIrregular, "an indirect branch in the loop");
+      if (b == rg.l && k + 1 == ins.size())
+        continue;
+      if (rg.size() == 1 && (in.info().has(ori::OF_BR) || in.info().has(ori::OF_TERM)))
+        return reject(kIrregular, "a branch or exit inside the body");
+    }
+  }
+  // A label that is not a branch target (a return point) naming a block of the loop.
+  for (const ori::Block &blk : f.blocks)
+    for (const Instr &in : blk.instrs)
+      if (!in.info().has(ori::OF_BR))
+        for (const Operand &o : in.ops)
+          if (o.kind == OperandKind::Block && o.reg >= rg.h && o.reg <= rg.l)
+            return reject(kIrregular, "a block of the loop is named by a non-branch label");
+  return {true, 0, {}};
+}
+
 } // namespace
 
 void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
@@ -507,30 +1015,45 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
     runAnalyzeControlFlow(f, pc);
   if (prm.enable && mergeStraightLoops(f))
     runAnalyzeControlFlow(f, pc);
+  // Facts of the loops as they came in, by header name (block indices move as loops are
+  // replaced): the header's index (the override string names it) and whether it had inner
+  // loops (LoopUnrollNonInnermost).
+  std::map<std::string, uint32_t> origIndex;
+  std::set<std::string> hadChild;
+  for (const ori::Loop &l : f.loops) {
+    origIndex[f.blocks[l.header].name] = l.header;
+    if (l.parent >= 0)
+      hadChild.insert(f.blocks[f.loops[l.parent].header].name);
+  }
   unsigned partial = 0, rolled = 0;
   bool changed = false;
-  // Innermost first: deepest loops, then layout order of their headers.
-  std::vector<uint32_t> order(f.loops.size());
-  for (uint32_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (f.loops[a].depth != f.loops[b].depth)
-      return f.loops[a].depth > f.loops[b].depth;
-    return f.loops[a].header < f.loops[b].header;
-  });
-  std::vector<bool> hasChild(f.loops.size(), false);
-  for (const ori::Loop &l : f.loops)
-    if (l.parent >= 0)
-      hasChild[l.parent] = true;
+  std::set<std::string> visited;
 
-  for (uint32_t li : order) {
+  for (;;) {
+    // Innermost first: deepest loops, then layout order of their headers.
+    int32_t pick = -1;
+    for (uint32_t li = 0; li < f.loops.size(); ++li) {
+      const ori::Loop &l = f.loops[li];
+      if (visited.count(f.blocks[l.header].name))
+        continue;
+      if (pick < 0 || l.depth > f.loops[pick].depth ||
+          (l.depth == f.loops[pick].depth && l.header < f.loops[pick].header))
+        pick = static_cast<int32_t>(li);
+    }
+    if (pick < 0)
+      break;
+    const uint32_t li = static_cast<uint32_t>(pick);
     const ori::Loop &loop = f.loops[li];
     const uint32_t h = loop.header;
-    const ori::Block &hb = f.blocks[h];
+    const std::string hname = f.blocks[h].name;
+    visited.insert(hname);
+    bool hasChild = false;
+    for (const ori::Loop &l : f.loops)
+      hasChild = hasChild || l.parent == pick;
     LoopShape s;
-    s.block = h;
-    uint64_t copies = 0, trip = 0, bodySize = 0, kept = 0;
-    bool full = false;
+    uint64_t copies = 0, trip = 0, bodySize = 0, kept = 0, remainder = 0;
+    bool full = false, runtime = false;
+    RuntimeCheck rc;
     auto decide = [&]() -> Outcome {
       if (!prm.enable)
         return reject(kNoUnroll, "LoopUnroll=false");
@@ -545,8 +1068,9 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
           br.uses()[0].kind != OperandKind::Block || br.uses()[0].reg != h || !br.mods.empty())
         return reject(kExitNotCond);
       // B. suppression.
-      const int ov = overrideFor(prm.overrideStr, h);
-      if (hb.noUnroll)
+      auto oi = origIndex.find(hname);
+      const int ov = oi == origIndex.end() ? 0 : overrideFor(prm.overrideStr, oi->second);
+      if (f.blocks[h].noUnroll)
         return reject(kNoUnroll, "nounroll pragma");
       if (ov < 0)
         return reject(kNoUnroll, "per-block override string");
@@ -558,7 +1082,7 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
       // A convergent loop is left alone unless every thread runs it the same, constant,
       // number of times (checked below): then the unrolled code runs exactly the same
       // instructions per thread. Observed: ptxas 13.0 fully unrolls a 4-trip loop holding
-      // two bar.sync (m_bar, nvcc -Xcicc -O1; see the branch report).
+      // two bar.sync (m_bar, tests/compare/loops).
       auto convergent = [&](Outcome o) {
         if (!warpSync)
           return o;
@@ -567,51 +1091,98 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
                                      " in a loop without a constant trip count");
       };
       // C. shape.
-      if (hasChild[li] && !prm.nonInnermost && ov <= 0)
+      if (hadChild.count(hname) && !prm.nonInnermost && ov <= 0)
         return reject(kTexSavings, "not innermost (LoopUnrollNonInnermost=false)");
-      if (loop.blocks.size() != 1)
-        return reject(kIrregular, prm.multiBlock
-                                      ? "body of " + std::to_string(loop.blocks.size()) +
-                                            " blocks (ptxas-mini unrolls single-block loops)"
-                                      : "body of several blocks (UnrollMultiBlockLoops=false)");
-      for (size_t k = 0; k + 1 < hb.instrs.size(); ++k) {
-        const Instr &in = hb.instrs[k];
-        if (in.op == Opcode::CALL)
-          return reject(kIrregular, "a CALL in the loop");
-        if (in.info().has(ori::OF_BR) || in.info().has(ori::OF_TERM))
-          return reject(kIrregular, "a branch or exit inside the body");
-      }
+      if (hasChild)
+        return reject(kIrregular, "an inner loop is still a loop");
+      if (loop.blocks.size() > 1 && !prm.multiBlock)
+        return reject(kIrregular, "body of several blocks (UnrollMultiBlockLoops=false)");
+      if (Outcome o = regionOf(f, loop, s.rg); !o.ok)
+        return o;
       // D, E.
-      if (Outcome o = analyzeIV(f, h, s); !o.ok)
+      if (Outcome o = analyzeIV(f, s); !o.ok)
         return convergent(o);
-      if (!s.bound)
-        return convergent(reject(kTripCount, "the bound is not a constant"));
-      if (!s.init)
-        return convergent(reject(kTripCount, "the initial value is not a known constant"));
+      forBody(f, s.rg, [&](uint32_t, size_t, const Instr &) { ++bodySize; });
+      // F. predicate pressure.
+      std::set<uint32_t> preds;
+      for (uint32_t b = s.rg.h; b <= s.rg.l; ++b)
+        for (const Instr &in : f.blocks[b].instrs) {
+          for (const Operand &o : in.ops)
+            if (o.kind == OperandKind::VReg && ori::isPredicateClass(o.cls))
+              preds.insert(o.reg * 2 + (o.cls == RegClass::UP));
+          if (in.guard.kind == OperandKind::VReg)
+            preds.insert(in.guard.reg * 2 + (in.guard.cls == RegClass::UP));
+        }
+      if (static_cast<int64_t>(preds.size()) > prm.pregThreshold)
+        return reject(kBudget, std::to_string(preds.size()) +
+                                   " predicate registers > UnrollPregThreshold");
+      if (!s.bound || !s.init) {
+        // A trip count known only at run time.
+        if (warpSync)
+          return convergent(reject(kTripCount));
+        if (!prm.variableBounds)
+          return reject(kTripCount, "the trip count is not a constant (UnrollVariableBounds=false)");
+        if (hasSideExit(f, s.rg) && !prm.unknownMultiBlock)
+          return reject(kTripCount, "the trip count is not a constant in a loop with an exit "
+                                    "besides its latch (LoopUnrollUnknownMultiBlock=false)");
+        Modifier rel = s.cmp;
+        if (!s.ivFirst)
+          rel = swapCmp(rel);
+        if (!s.continueWhenTrue)
+          rel = negateCmp(rel);
+        const int64_t st = static_cast<int32_t>(s.step);
+        const bool ok = ((rel == Modifier::LT || rel == Modifier::LE) && st > 0) ||
+                        ((rel == Modifier::GT || rel == Modifier::GE) && st < 0) ||
+                        (rel == Modifier::NE && (st == 1 || st == -1));
+        if (!ok)
+          return reject(kStrideSign, "continue while i " +
+                                         std::string(ori::modifierSpelling(rel)) +
+                                         " bound, step " + std::to_string(st));
+        const int64_t limit =
+            prm.unknownInstLimit > 0 ? prm.unknownInstLimit : static_cast<int64_t>(prm.instLimit);
+        if (static_cast<int64_t>(bodySize) > limit)
+          return reject(kBudget, "body of " + std::to_string(bodySize) +
+                                     " instructions > the unknown-count limit " +
+                                     std::to_string(limit));
+        int64_t fct = std::min<int64_t>(prm.unknownCount, prm.budget / int64_t(bodySize));
+        std::string why;
+        if (prm.factor > 0 || ov > 0) {
+          fct = prm.factor > 0 ? prm.factor : prm.unknownCount;
+          why = prm.factor > 0 ? "LoopUnrollFactor=" + std::to_string(prm.factor)
+                               : "forced by the override string";
+        }
+        if (fct < 2)
+          return reject(kFactorOne, fct == 1 && prm.factor == 1 ? "LoopUnrollFactor=1"
+                                                                : "unknown trip count");
+        // The check's distance (f-2+a) * |step| must stay far from wrapping.
+        if (static_cast<uint64_t>(fct) * static_cast<uint64_t>(st < 0 ? -st : st) >= (1u << 30))
+          return reject(kBudget, "factor x step too large");
+        rc.rel = rel;
+        rc.uns = s.uns;
+        rc.step = st;
+        rc.a = s.incIdx < s.cmpIdx ? 1 : 0;
+        rc.factor = static_cast<uint64_t>(fct);
+        rc.overflowCheck = !prm.noOverflowCheck;
+        rc.n = s.boundOp;
+        runtime = true;
+        copies = rc.factor;
+        return {true, 0, why};
+      }
       std::optional<uint64_t> t = tripCount(s, uint64_t(1) << 20);
       if (!t)
         return reject(kBudget, "trip count above 2^20");
       trip = *t;
-      bodySize = hb.instrs.size() - 1;
-      // F. predicate pressure.
-      std::set<uint32_t> preds;
-      for (const Instr &in : hb.instrs) {
-        for (const Operand &o : in.ops)
-          if (o.kind == OperandKind::VReg && ori::isPredicateClass(o.cls))
-            preds.insert(o.reg * 2 + (o.cls == RegClass::UP));
-        if (in.guard.kind == OperandKind::VReg)
-          preds.insert(in.guard.reg * 2 + (in.guard.cls == RegClass::UP));
-      }
-      if (static_cast<int64_t>(preds.size()) > prm.pregThreshold)
-        return reject(kBudget, std::to_string(preds.size()) +
-                                   " predicate registers > UnrollPregThreshold");
       // G. factor. A full unroll is costed by what stays after folding.
-      kept = bodySize - std::min<uint64_t>(bodySize, foldableCount(hb, s));
+      kept = bodySize - std::min<uint64_t>(bodySize, foldableCount(f, s));
       const uint64_t total = trip * kept;
       if (ov > 0) {
         copies = trip, full = true;
         return {true, 0, "forced by the override string"};
       }
+      auto partialBy = [&](uint64_t k) {
+        copies = k;
+        remainder = trip % k;
+      };
       if (prm.factor > 0) {
         const uint64_t k = static_cast<uint64_t>(prm.factor);
         if (k == 1)
@@ -620,34 +1191,30 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
           copies = trip, full = true;
           return {true, 0, "LoopUnrollFactor=" + std::to_string(k)};
         }
-        if (trip % k != 0)
-          return reject(kFactorOne, "LoopUnrollFactor=" + std::to_string(k) +
-                                        " does not divide trip count " + std::to_string(trip) +
-                                        " (no remainder loops yet)");
-        copies = k;
+        partialBy(k);
         return {true, 0, "LoopUnrollFactor=" + std::to_string(k)};
       }
-      if (total <= static_cast<uint64_t>(std::max<int64_t>(prm.fullLimit, 0)) &&
-          (total <= static_cast<uint64_t>(std::max<int64_t>(prm.budget, 0)) ||
-           static_cast<int64_t>(kept) <= prm.smallLoop)) {
+      const int64_t fullLimit = std::max<int64_t>(prm.fullLimit, 0);
+      const bool small = static_cast<int64_t>(kept) <= prm.smallLoop &&
+                         trip <= static_cast<uint64_t>(fullLimit);
+      if (small || (total * kFullScaleDen <= static_cast<uint64_t>(fullLimit * kFullScaleNum) &&
+                    bodySize <= static_cast<uint64_t>(fullLimit))) {
         copies = trip, full = true;
         return {true, 0, {}};
       }
       if (static_cast<double>(bodySize) > prm.instLimit)
         return reject(kBudget, "body of " + std::to_string(bodySize) +
                                    " instructions > UnrollInstLimit");
-      const int64_t maxF = std::min<int64_t>(prm.unknownCount,
-                                             bodySize ? prm.budget / int64_t(bodySize) : 0);
-      for (int64_t fct = maxF; fct >= 2; --fct)
-        if (uint64_t(fct) < trip && trip % uint64_t(fct) == 0) {
-          copies = static_cast<uint64_t>(fct);
+      const uint64_t cost = std::max<uint64_t>(kept, 1);
+      for (uint64_t fct = trip - 1; fct >= 2; --fct)
+        if ((fct + trip % fct) * cost <= static_cast<uint64_t>(std::max<int64_t>(prm.budget, 0))) {
+          partialBy(fct);
           return {true, 0, {}};
         }
-      return reject(kFactorOne, "no factor >= 2 dividing trip count " + std::to_string(trip) +
-                                    " fits UnrollBudget");
+      return reject(kFactorOne, "no factor >= 2 fits UnrollBudget");
     };
     Outcome o = decide();
-    notes << "# loop " << hb.name << ": ";
+    notes << "# loop " << hname << ": ";
     if (!o.ok) {
       ++rolled;
       notes << "not unrolled: " << o.code << " - " << reasonText(o.code);
@@ -656,27 +1223,38 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
       notes << '\n';
       continue;
     }
+    std::vector<std::string> names;
     if (full) {
       notes << "fully unrolled (trip count " << trip << ", " << copies << " copies of "
             << bodySize << " instructions, " << kept << " kept after folding";
+      names = unrollFully(f, s, copies);
+    } else if (runtime) {
+      ++partial;
+      notes << "partially unrolled by " << copies << " (unknown trip count, body of "
+            << bodySize << " instructions, remainder loop";
+      if (prm.epilogueCount >= 2)
+        notes << " unrolled by " << prm.epilogueCount;
+      names = unrollRuntime(f, s, rc, prm.epilogueCount);
     } else {
       ++partial;
       notes << "partially unrolled by " << copies << " (trip count " << trip << ", body of "
             << bodySize << " instructions";
+      if (remainder)
+        notes << ", remainder " << remainder << " copies before the loop";
+      names = unrollKnown(f, s, copies, remainder);
     }
     if (!o.detail.empty())
       notes << "; " << o.detail;
     notes << ")\n";
-    replicate(f, s, copies, !full);
+    visited.insert(names.begin(), names.end());
+    runAnalyzeControlFlow(f, pc);
     changed = true;
   }
   notes << "# [partially unrolled loops=" << partial << "] [non-unrolled loops=" << rolled
         << "]\n";
   pc.dumpNotes += notes.str();
-  if (changed) {
-    runAnalyzeControlFlow(f, pc);
+  if (changed)
     f.recomputeRegTable();
-  }
   if (!analyzed) {
     ori::buildCFG(f);
     f.cfgAnalyzed = false;

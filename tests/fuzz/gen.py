@@ -25,8 +25,11 @@ What a program is made of (every one is meant to be free of undefined behaviour)
     never reinterpreted as integers;
   - warp-synchronous operations (shfl.sync idx/bfly/up/down, vote.sync, redux.sync,
     match.any.sync) with the full mask, only at the top level of the part every thread runs;
-  - control flow: diamonds with empty or full arms, if-then, counted loops (constant bound),
-    data-dependent loops (bound computed once, masked to 1..4; do-while and while forms),
+  - control flow: diamonds with empty or full arms, if-then, counted loops (constant bound,
+    1..4, or 5..69 stepping by 1..3), data-dependent loops (bound computed once, masked to
+    1..4 in do-while and while forms, or to 1..16 counting up by 1..3 with <, signed < or !=
+    (step 1), or down to 0 with unsigned >, signed > or !=: every form leaves after at most
+    69 iterations and no counter wraps),
     nested loops, break/continue out of loops, forward gotos out of nested regions to later
     top-level labels (unstructured), early exits that store the outputs and `ret`, and
     branches to the last label (the store epilogue);
@@ -506,9 +509,31 @@ class Gen:
         self.loop_regs += 1
         ctr, bnd = "%%l%d" % i, "%%lb%d" % i
         head, latch, out = self.label("loop"), self.label("latch"), self.label("endloop")
-        form = ch(["counted", "data", "data_while"])
+        form = ch(["counted", "data", "data_while", "counted_big", "data_big", "data_down"])
+        step, test, start = 1, "setp.lt.u32 %%pl, %s, %s;" % (ctr, bnd), "mov.u32 %s, 0;" % ctr
         if form == "counted":
             self.emit(f"mov.u32 {bnd}, {R.randrange(1, 5)};")
+        elif form == "counted_big":
+            # A constant count past full unrolling's reach for most bodies, not always a
+            # multiple of the factor (remainder copies), stepping by 1..3.
+            step = ch([1, 1, 2, 3])
+            self.emit(f"mov.u32 {bnd}, {R.randrange(5, 70)};")
+        elif form in ("data_big", "data_down"):
+            # A run-time count in 1..16 (the unrolled loop's main part and its remainder).
+            self.emit(f"and.b32 {bnd}, {self.reg('r')}, 15;")
+            self.emit(f"add.u32 {bnd}, {bnd}, 1;")
+            if form == "data_big":
+                step = ch([1, 1, 2, 3])
+                if step == 1 and R.random() < 0.4:
+                    test = "setp.ne.u32 %%pl, %s, %s;" % (ctr, bnd)
+                elif R.random() < 0.3:
+                    test = "setp.lt.s32 %%pl, %s, %s;" % (ctr, bnd)
+            else:
+                # Counting down from the bound to 0 (unsigned or signed compare, or !=).
+                start = "mov.u32 %s, %s;" % (ctr, bnd)
+                step = -1
+                test = ch(["setp.gt.u32 %%pl, %s, 0;", "setp.gt.s32 %%pl, %s, 0;",
+                           "setp.ne.u32 %%pl, %s, 0;"]) % ctr
         else:
             # Data-dependent bound in 0..4 (while form) or 1..4 (do-while form).
             self.emit(f"and.b32 {bnd}, {self.reg('r')}, 3;")
@@ -516,7 +541,7 @@ class Gen:
                 self.emit(f"add.u32 {bnd}, {bnd}, 1;")
             else:
                 self.emit(f"add.u32 {bnd}, {bnd}, {ch([0, 1])};")
-        self.emit(f"mov.u32 {ctr}, 0;")
+        self.emit(start)
         if form == "data_while":
             self.emit(f"setp.ge.u32 %pl, {ctr}, {bnd};")
             self.emit(f"@%pl bra {out};")
@@ -527,8 +552,8 @@ class Gen:
         self.loops.pop()
         self.depth -= 1
         self.lines.append(latch + ":")
-        self.emit(f"add.u32 {ctr}, {ctr}, 1;")
-        self.emit(f"setp.lt.u32 %pl, {ctr}, {bnd};")
+        self.emit(f"add.s32 {ctr}, {ctr}, {step};")
+        self.emit(test)
         self.emit(f"@%pl bra {head};")
         self.lines.append(out + ":")
 

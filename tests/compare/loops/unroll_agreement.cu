@@ -113,3 +113,111 @@ extern "C" __global__ void m_mat4(const float *a, const float *b, float *c) {
   for (int k = 0; k < 16; ++k) acc += a[threadIdx.y * 16 + k] * b[k * 16 + threadIdx.x];
   c[threadIdx.y * 16 + threadIdx.x] = acc;
 }
+// Added for issue 17 (remainders, run-time counts, several blocks): more loop shapes.
+extern "C" __global__ void v_le(const float *a, float *o, int n) {
+  float s = 0.f;
+  for (int i = 0; i <= n; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_down(const float *a, float *o, int n) {
+  float s = 0.f;
+  for (int i = n; i > 0; --i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_step2(const float *a, float *o, int n) {
+  float s = 0.f;
+  for (int i = 0; i < n; i += 2) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_u32(const float *a, float *o, unsigned n) {
+  float s = 0.f;
+  for (unsigned i = 0; i < n; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_ne(const float *a, float *o, int n) {
+  float s = 0.f;
+  for (int i = 0; i != n; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_i64(const float *a, float *o, long long n) {
+  float s = 0.f;
+  for (long long i = 0; i < n; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_ptr(const float *a, const float *e, float *o) {
+  float s = 0.f;
+  for (const float *p = a; p < e; ++p) s += *p;
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_nested(const float *a, float *o, int n) {
+  float s = 0.f;
+  for (int j = 0; j < 8; ++j)
+    for (int i = 0; i < n; ++i) s += a[threadIdx.x + (j * n + i) * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_cond(const int *a, int *o, int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i) { int v = a[threadIdx.x + 32 * i]; if (v > 3) s += v * v; else s -= v >> 1; }
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_start(const float *a, float *o, int lo, int hi) {
+  float s = 0.f;
+  for (int i = lo; i < hi; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_t37(const float *a, float *o) {
+  float s = 0.f, t = 0.f;
+  for (int i = 0; i < 37; ++i) { float v = a[threadIdx.x + i * 128]; s += v * t; t = t * 0.5f + v; }
+  o[threadIdx.x] = s + t;
+}
+extern "C" __global__ void k_t1001(const float *a, float *o) {
+  float s = 0.f;
+  for (int i = 0; i < 1001; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_step4(const float *a, float *o) {
+  float s = 0.f;
+  for (int i = 0; i < 1000; i += 4) s += a[threadIdx.x + i * 32];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_down(const float *a, float *o) {
+  float s = 0.f;
+  for (int i = 99; i >= 0; --i) s = s * 0.75f + a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_i64(const float *a, float *o) {
+  float s = 0.f;
+  for (long long i = 0; i < 300; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_nest2(const float *a, float *o) {
+  float s = 0.f;
+  for (int j = 0; j < 10; ++j)
+    for (int i = 0; i < 30; ++i) s += a[threadIdx.x + (j * 30 + i) * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_mb(const int *a, int *o, int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i) { int v = a[threadIdx.x + 32 * i]; if (v > 3) o[threadIdx.x + 32 * i] = v; s += v; }
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_mb(const int *a, int *o) {
+  int s = 0;
+  for (int i = 0; i < 8; ++i) { int v = a[threadIdx.x + 32 * i]; if (v > 3) o[threadIdx.x + 32 * i] = v; s += v; }
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_break(const int *a, int *o) {
+  int s = 0;
+  for (int i = 0; i < 16; ++i) { int v = a[threadIdx.x + 32 * i]; if (v == 0) break; s += v; }
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void v_break(const int *a, int *o, int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i) { int v = a[threadIdx.x + 32 * i]; if (v == 0) break; s += v; }
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void k_t10(const float *a, float *o) {
+  float s = 0.f;
+  for (int i = 0; i < 10; ++i) s = s * a[threadIdx.x + i * 128] + 1.0f;
+  o[threadIdx.x] = s;
+}
