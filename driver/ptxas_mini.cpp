@@ -3,11 +3,13 @@
 /// \file
 ///     ptxas-mini -arch=sm_90 kernel.ptx -o kernel.cubin
 ///
-/// Parses the command line once (options.cpp), then runs the compilation (compilation.cpp).
+/// A thin client of the library layer: parses the command line (compiler/options.cpp),
+/// compiles through compiler/compiler.h's one entry point and writes the cubin atomically.
 /// Every failure ends in ptxas's exit status 255 and leaves no output file behind.
 //===----------------------------------------------------------------------------------===//
-#include "driver/compilation.h"
-#include "driver/options.h"
+#include "compiler/compiler.h"
+#include "compiler/options.h"
+#include "driver/output_file.h"
 #include "phases/phase_manager.h"
 #include "support/logging.h"
 
@@ -47,7 +49,23 @@ int main(int argc, char **argv) {
       printPhaseList(std::cout);
       return 0;
     }
-    return runCompilation(opts, diag);
+    CompileHooks hooks;
+    hooks.dumpStream = &std::cout;
+    // Refuse an unwritable output before any code generation work (ptxas only finds out at
+    // the end); the file itself is written atomically once the cubin exists.
+    hooks.beforeCodeGen = [&](DiagEngine &d) {
+      if (!canWriteFile(opts.output))
+        d.fatal("Output file '" + opts.output + "' could not be opened");
+    };
+    std::vector<uint8_t> cubin;
+    if (!compile(opts, diag, cubin, hooks))
+      return DiagEngine::kFailureExitCode;
+    if (opts.arch.isVirtual)
+      return 0; // compute_XX: parse and check only, no output (ptxas does the same)
+    std::string err;
+    if (!writeFileAtomically(opts.output, cubin, err))
+      diag.fatal(err);
+    return 0;
   } catch (const FatalError &) {
     return DiagEngine::kFailureExitCode;
   }

@@ -378,7 +378,10 @@ struct Instr {
   Opcode op = Opcode::NOP;
   uint8_t numDefs = 0;
   uint16_t flags = 0;    ///< InstrFlag bits
-  uint32_t srcLine = 0;  ///< line in the Ori text it was parsed from (0: created by a phase)
+  /// Line of the source it came from: the Ori text it was parsed from, or the PTX
+  /// instruction it was lowered from (line tables); 0: created by a phase or the lowering's
+  /// own set-up code. Phases that rewrite an instruction keep it.
+  uint32_t srcLine = 0;
   CtrlCode ctrl;
   Operand guard;         ///< kind None when unguarded; a P/UP register, PT/UPT, maybe OM_NOT
   llvm::SmallVector<Modifier, 3> mods;

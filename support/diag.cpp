@@ -5,7 +5,7 @@
 
 namespace ptxmini {
 
-DiagEngine::DiagEngine(std::string toolName) : tool_(std::move(toolName)), os_(&std::cerr) {}
+DiagEngine::DiagEngine(std::string toolName) : tool_(std::move(toolName)), os_(&std::cerr), infoOs_(&std::cerr) {}
 
 std::string_view severityLabel(Severity sev) {
   switch (sev) {
@@ -22,7 +22,7 @@ std::string_view severityLabel(Severity sev) {
 }
 
 void DiagEngine::emit(Severity sev, const SourceLoc *loc, std::string_view msg) {
-  std::ostream &os = *os_;
+  std::ostream &os = sev == Severity::Info ? *infoOs_ : *os_;
   os << tool_;
   if (loc && !loc->file.empty()) {
     os << ' ' << loc->file;

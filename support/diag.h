@@ -41,9 +41,19 @@ class DiagEngine {
 public:
   explicit DiagEngine(std::string toolName = "ptxas-mini");
 
-  /// Redirects output (tests capture into a stringstream). Default: std::cerr.
-  void setStream(std::ostream &os) { os_ = &os; }
+  /// Redirects output (tests capture into a stringstream). Default: std::cerr. Also moves
+  /// the info stream unless one was set apart with setInfoStream.
+  void setStream(std::ostream &os) {
+    if (infoOs_ == os_)
+      infoOs_ = &os;
+    os_ = &os;
+  }
   std::ostream &stream() { return *os_; }
+  /// Info messages (the -v report) on a stream of their own: the C API keeps an error log
+  /// and an info log, as nvPTXCompiler does. Default: the same stream as the rest.
+  void setInfoStream(std::ostream &os) { infoOs_ = &os; }
+  std::ostream &infoStream() { return *infoOs_; }
+  bool infoSeparate() const { return infoOs_ != os_; }
 
   void info(std::string_view msg);
   void warning(std::string_view msg);
@@ -74,6 +84,7 @@ private:
 
   std::string tool_;
   std::ostream *os_;
+  std::ostream *infoOs_;
   unsigned errors_ = 0;
   unsigned warnings_ = 0;
   bool suppressWarnings_ = false;

@@ -367,12 +367,25 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     error = "extern function calls in relocatable output are not modelled yet";
     return std::nullopt;
   }
-  if (m.debug != ModuleInfo::Debug::None) {
-    // e_flags would announce .debug_line / .nv_debug_* sections the builder does not write;
-    // cuobjdump rejects such a file ("Invalid ELF").
-    error = "-lineinfo / -g cubins need debug sections the builder does not produce yet";
+  // e_flags announcing .debug_line / .nv_debug_* sections the builder does not write would
+  // make cuobjdump reject the file ("Invalid ELF").
+  if (m.debug == ModuleInfo::Debug::Full) {
+    error = "-g cubins need debug sections the builder does not produce yet";
     return std::nullopt;
   }
+  if ((m.debug == ModuleInfo::Debug::LineInfo) != m.lineInfo.has_value()) {
+    error = "line information needs both Debug::LineInfo and the line tables";
+    return std::nullopt;
+  }
+  if (m.lineInfo && rel) {
+    error = "line tables in relocatable output are not modelled yet";
+    return std::nullopt;
+  }
+  const bool lines = m.lineInfo.has_value();
+  // HW: .debug_line has relocations (and sequences) only when some function has rows.
+  bool anySourceRows = false;
+  for (const FunctionInfo *f : fns)
+    anySourceRows |= !f->sourceLines.empty();
   // HW: a module without functions (ptxas 13.0 -arch=sm_90 on a PTX file with no kernel, or
   // whose device functions are all unreferenced) is an executable with the module sections,
   // the reserved shared section and no .rela.debug_frame (byte-compared with ptxas's output).
@@ -405,6 +418,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   size_t sStr = addSection(".strtab", elf::kShtStrtab, 0, 1, SectionKind::Bytes);
   size_t sSym = addSection(".symtab", elf::kShtSymtab, 0, 8, SectionKind::Symbols);
   size_t sDebug = addSection(".debug_frame", elf::kShtProgbits, 0, 1, SectionKind::Bytes);
+  // HW: the line-table sections follow .debug_frame (ptxas 13.0 -lineinfo, .loc in the PTX).
+  size_t sLine = lines ? addSection(".debug_line", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
+  size_t sLineSass =
+      lines ? addSection(".nv_debug_line_sass", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
+  size_t sPtxTxt =
+      lines ? addSection(".nv_debug_ptx_txt", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
   size_t sTk = addSection(".note.nv.tkinfo", elf::kShtNote, 0x2000000, 4, SectionKind::Notes);
   size_t sCu = addSection(".note.nv.cuinfo", elf::kShtNote, 0x1000040, 4, SectionKind::Notes);
   size_t sInfo = addSection(".nv.info", elf::kShtCudaInfo, 0, 4, SectionKind::Attributes);
@@ -459,6 +478,16 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
                                        SectionKind::Relocations)
                           : 0;
+  // HW: .rela.debug_line and .rela.nv_debug_line_sass come just before .rela.debug_frame.
+  // GUESS: with .rela.text / .rela.nv.constant4 present too (not observed together).
+  size_t sRelLine = lines && anySourceRows && !fns.empty()
+                        ? addSection(".rela.debug_line", elf::kShtRela, elf::kShfInfoLink, 8,
+                                     SectionKind::Relocations)
+                        : 0;
+  size_t sRelLineSass = lines && !fns.empty()
+                            ? addSection(".rela.nv_debug_line_sass", elf::kShtRela,
+                                         elf::kShfInfoLink, 8, SectionKind::Relocations)
+                            : 0;
   size_t sRelDebug = fns.empty() ? 0
                                  : addSection(".rela.debug_frame", elf::kShtRela,
                                               elf::kShfInfoLink, 8, SectionKind::Relocations);
@@ -689,6 +718,16 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
   }
   names.both(".debug_frame");
+  if (lines) {
+    // HW: each line section's name, then its .rel and .rela names (GUESS: the order against
+    // the .nv.constant4 names, not observed together).
+    for (const char *n : {".debug_line", ".nv_debug_line_sass"}) {
+      names.both(n);
+      names.both(std::string(".rel") + n);
+      names.both(std::string(".rela") + n);
+    }
+    names.both(".nv_debug_ptx_txt");
+  }
   if (anySlot) {
     // HW: the slot relocations are named .rela.nv.constant.pic in .strtab but renamed in
     // place to .rela.nv.constant4 (3 zero bytes left) in .shstrtab.
@@ -704,6 +743,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   names.both(".nv.callgraph");
   names.both(".nv.prototype");
   size_t debugSym = fns.empty() ? 0 : sectionSym(sDebug);
+  if (lines) {
+    // HW: section symbols for the three line sections between .debug_frame's and
+    // .nv.callgraph's.
+    sectionSym(sLine);
+    sectionSym(sLineSass);
+    sectionSym(sPtxTxt);
+  }
   sectionSym(sCall);
 
   for (size_t i = 0; i < fns.size(); ++i) {
@@ -1026,6 +1072,38 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         if (it->fn == fi)
           r.relocations.push_back({it->offset, 2, y, 0});
     }
+  }
+  // Line tables: one unit each, one sequence per function (processing order) over its
+  // whole .text, the set_address operands relocated (R_CUDA_64) against the function.
+  if (lines) {
+    std::vector<LineSequence> src, ptx;
+    for (size_t i = 0; i < fns.size(); ++i) {
+      if (!fns[i]->sourceLines.empty())
+        src.push_back(LineSequence{fns[i]->sourceLines, texts[i].size()});
+      ptx.push_back(LineSequence{fns[i]->ptxLines, texts[i].size()});
+    }
+    std::vector<size_t> srcAddr, ptxAddr;
+    c.sections[sLine].data = encodeLineUnit(m.lineInfo->dirs, m.lineInfo->files, src, srcAddr,
+                                            m.lineInfo->headerPadding);
+    c.sections[sLineSass].data = encodeLineUnit({}, {}, ptx, ptxAddr);
+    c.sections[sPtxTxt].data = m.lineInfo->ptxText;
+    auto relocate = [&](size_t relSec, size_t target, const std::vector<size_t> &addrs,
+                        bool onlyWithRows) {
+      if (!relSec)
+        return;
+      Section &r = c.sections[relSec];
+      r.link = static_cast<uint32_t>(sSym);
+      r.info = static_cast<uint32_t>(target);
+      r.entsize = elf::kRelaSize;
+      size_t k = 0;
+      for (size_t i = 0; i < fns.size(); ++i) {
+        if (onlyWithRows && fns[i]->sourceLines.empty())
+          continue;
+        r.relocations.push_back({addrs[k++], 2, static_cast<uint32_t>(fnSym[i]), 0});
+      }
+    };
+    relocate(sRelLine, sLine, srcAddr, true);
+    relocate(sRelLineSass, sLineSass, ptxAddr, false);
   }
   // Notes. HW: owner "NVIDIA Corp"; cuinfo {u16 2, u16 PTX target SM, u32 toolkit};
   // tkinfo {u32 2, offsets of obj name, tool name, version, branch, options} + strings.

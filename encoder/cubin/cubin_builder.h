@@ -12,6 +12,7 @@
 #pragma once
 
 #include "encoder/cubin/cubin_model.h"
+#include "encoder/cubin/debug_line.h"
 
 #include <array>
 #include <optional>
@@ -98,6 +99,19 @@ struct FunctionInfo {
   std::vector<std::string> externs;
   /// Code offsets of the calls to them (`CALL.ABS.NOINC`): SYSCALL_OFFSETS.
   std::vector<uint32_t> syscallOffsets;
+  /// Line tables (ModuleInfo::lineInfo): the function's rows in .debug_line (source files
+  /// of the .file table) and in .nv_debug_line_sass (lines of the PTX text, file 0).
+  std::vector<LineRow> sourceLines, ptxLines;
+};
+
+/// The module's line tables (-lineinfo, or PTX with .loc): .debug_line, .nv_debug_line_sass
+/// and .nv_debug_ptx_txt with their relocations, e_flags debug mode 0x09.
+struct LineInfo {
+  std::vector<std::string> dirs; ///< .debug_line include directories
+  std::vector<LineFile> files;   ///< .debug_line file table (rows' `file` is 1-based)
+  std::vector<uint8_t> ptxText;  ///< .nv_debug_ptx_txt: one NUL-terminated line per PTX line
+  /// Zero bytes at the end of .debug_line's header (encodeLineUnit's headerPadding).
+  unsigned headerPadding = 0;
 };
 
 /// A module-scope variable (.global / .const), in PTX declaration order.
@@ -131,6 +145,9 @@ struct ModuleInfo {
   unsigned ptxTargetSm = 90;      ///< .note.nv.cuinfo: the PTX .target
   bool relocatable = false;       ///< -c: ET_REL
   enum class Debug { None, LineInfo, Full } debug = Debug::None;
+  /// With Debug::LineInfo: the line tables (required; a cubin announcing line information
+  /// without the sections is refused by cuobjdump).
+  std::optional<LineInfo> lineInfo;
   std::string toolOptions = "-arch sm_90 "; ///< .note.nv.tkinfo command line
   uint8_t isaClass = 1;           ///< .nv.compat ISA_CLASS (1 plain, 2 TMA, 4 wgmma)
   bool usesTensormap = false;

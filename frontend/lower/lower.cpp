@@ -150,6 +150,7 @@ ori::Instr &LowerCtx::emit(ori::Opcode op, std::initializer_list<ori::Modifier> 
   for (const ori::Operand &u : uses)
     i.addUse(u);
   i.guard = curGuard;
+  i.srcLine = curLine;
   auto &instrs = fn().blocks[curBlock].instrs;
   instrs.push_back(i);
   return instrs.back();
@@ -271,6 +272,7 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
         continue;
       }
       ctx.curGuard = {};
+      ctx.curLine = in.line;
       if (in.guard) {
         ctx.curGuard = ctx.reg(in, in.guard->predicate);
         if (ctx.curGuard.kind == ori::OperandKind::None) {

@@ -291,6 +291,7 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
   for (Modifier x : mods)
     i.mods.push_back(x);
   i.guard = ctx.curGuard;
+  i.srcLine = ctx.curLine;
   if (opc == Opcode::ATOMG || opc == Opcode::ATOM)
     i.addDef(PT());
   if (opc != Opcode::REDG)

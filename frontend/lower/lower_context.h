@@ -157,6 +157,9 @@ struct LowerCtx {
   /// The PTX instruction's guard (`@%p` / `@!%p`) as an Ori predicate, applied by emit()
   /// to every instruction the PTX instruction lowers to.
   ori::Operand curGuard;
+  /// The PTX line of the instruction being lowered: every Ori instruction emit() makes gets
+  /// it as srcLine (the line tables map code back to it).
+  uint32_t curLine = 0;
 
   /// Appends an instruction to the current block: `defs` then `uses`, with modifiers.
   ori::Instr &emit(ori::Opcode op, std::initializer_list<ori::Modifier> mods,

@@ -13,14 +13,14 @@
 /// `--regAllocOptLevel=N` that Triton passes. Each row is one of:
 ///   honoured       does what ptxas does (-arch, -O, --fmad, -maxrregcount, ...);
 ///   no effect      accepted as ptxas accepts it, where it changes nothing in ptxas-mini's
-///                  output (tuning levels ptxas-mini has no use for, warnings it never prints,
-///                  --suppress-debug-info: no debug sections are written anyway);
+///                  output (tuning levels ptxas-mini has no use for, warnings it never prints);
 ///   not supported  a fatal error naming the option, where honouring it would change the code
 ///                  or the cubin and ptxas-mini cannot (-g, --sanitize, cache overrides, ...).
-/// -lineinfo is accepted: the cubin is the same as without it (line tables are not written
-/// yet), and a warning says so unless --suppress-debug-info asks for no debug sections.
+/// -lineinfo writes line tables (.debug_line, .nv_debug_line_sass, .nv_debug_ptx_txt) as
+/// ptxas does, which also writes them for any PTX with .loc; --suppress-debug-info writes
+/// none (compiler/line_tables.h).
 //===----------------------------------------------------------------------------------===//
-#include "driver/options.h"
+#include "compiler/options.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
@@ -137,11 +137,12 @@ const std::vector<OptionDesc> &optionTable() {
        "The output does not depend on N.",
        [](Options &o, const std::string &v, DiagEngine &d) { o.splitCompile = parseNumber(v, d); }},
       {"generate-line-info", "lineinfo", nullptr,
-       "Generate line-number information. Accepted; ptxas-mini does not write line tables "
-       "yet, so the cubin is the one compiled without -lineinfo (a warning says so).",
+       "Generate line-number information for device code (.debug_line from the PTX .loc "
+       "directives, .nv_debug_line_sass from the PTX lines).",
        [](Options &o, const std::string &, DiagEngine &) { o.lineInfo = true; }},
       {"suppress-debug-info", "suppress-debug-info", nullptr,
-       "Do not generate debug information sections (none are written anyway).",
+       "Do not generate debug information sections (no line tables, even with .loc or "
+       "-lineinfo).",
        [](Options &o, const std::string &, DiagEngine &) { o.suppressDebugInfo = true; }},
       {"device-debug", "g", nullptr,
        "Generate debug information for device code: not supported yet (an error).",
@@ -427,7 +428,8 @@ Options parseCommandLine(const std::vector<std::string> &argv, DiagEngine &diag)
     // HW: ptxas -g writes DWARF (.debug_info, .debug_loc, .nv_debug_info_reg_sass, ...);
     // ptxas-mini writes none yet, and a cubin without them is not what -g asks for.
     diag.fatal("Option '--device-debug' (-g) is not supported by ptxas-mini yet: it does not "
-               "write debug information; -lineinfo is accepted");
+               "write DWARF debug information (.debug_info, .debug_loc, ...); -lineinfo writes "
+               "line tables");
   }
   return opts;
 }

@@ -1,4 +1,4 @@
-//===- driver/options.h - ptxas-mini's command line, parsed once ------------------------===//
+//===- compiler/options.h - ptxas-mini's command line, parsed once ------------------------===//
 ///
 /// \file
 /// The option surface follows ptxas 13.0 (`ptxas --help`): each option has a long name

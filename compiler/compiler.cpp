@@ -1,26 +1,28 @@
-//===- driver/compilation.cpp - one run of the compiler over its inputs ----------------===//
+//===- compiler/compiler.cpp - the compiler's one entry point --------------------------===//
 ///
 /// \file
-/// The pipeline as the driver sees it:
-///   1. every input file: read, parse, check (frontend/); errors are collected per file and
-///      the run stops after the front end if any were reported ("Ptx assembly aborted due to
-///      errors", as ptxas);
-///   2. -arch=compute_XX stops here and writes nothing, as ptxas does;
+/// The pipeline behind `compile` (compiler.h):
+///   1. every input (a file or PTX text): read, parse, check (frontend/); errors are
+///      collected per input and the run stops after the front end if any were reported
+///      ("Ptx assembly aborted due to errors", as ptxas);
+///   2. -arch=compute_XX stops here and produces nothing, as ptxas does;
 ///   3. code generation for sm_XX: lowering to Ori (frontend/lower), the phase table
 ///      (control-flow analysis, register allocation, control codes), encoding through the
-///      sm_90 tables, and the cubin builder; the cubin is written atomically at the end.
+///      sm_90 tables, and the cubin builder; the cubin bytes go back to the caller.
 ///      What the lowering does not cover yet is an error naming the PTX instruction.
 ///      Whole-program calls (targets/calling_convention.h): the functions run through the
 ///      phases callees first (components of the call graph in Tarjan order), each caller
 ///      given its callees' clobber sets and frame alignments; each kernel's .text is the
 ///      kernel followed by private copies of the functions it reaches, in PTX order.
+/// A fatal diagnostic throws FatalError inside; `compile` catches it (and any other
+/// exception) and returns false, so a library caller's process is never ended.
 //===----------------------------------------------------------------------------------===//
-#include "driver/compilation.h"
+#include "compiler/compiler.h"
+#include "compiler/line_tables.h"
 
 #include "frontend/frontend.h"
 #include "phases/phase_manager.h"
 #include "frontend/ptx_ast.h"
-#include "driver/output_file.h"
 #include "encoder/cubin/cubin_builder.h"
 #include "encoder/emit_function.h"
 #include "frontend/lower.h"
@@ -39,7 +41,10 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <fstream>
 #include <iomanip>
+#include <iterator>
+#include <optional>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -227,7 +232,7 @@ struct Generated {
 
 void reportFrame(const ori::Function &f, DiagEngine &diag) {
   diag.info("Function properties for " + f.name);
-  diag.stream() << "    " << f.frame.size << " bytes stack frame, " << f.frame.spillStoreBytes
+  diag.infoStream() << "    " << f.frame.size << " bytes stack frame, " << f.frame.spillStoreBytes
                 << " bytes spill stores, " << f.frame.spillLoadBytes << " bytes spill loads\n";
 }
 
@@ -302,13 +307,23 @@ bool usesTexturesOrSurfaces(const ori::Function &f) {
 }
 
 /// Lowering, the phase table, encoding and the cubin, for every function of every module.
-int generateCode(const Options &opts, const Target &target,
-                 const std::vector<std::unique_ptr<ptx::Module>> &modules, PhaseManager &phases,
-                 DiagEngine &diag) {
+/// `lines`: the module's line tables when they are written (-lineinfo, or .loc in the PTX).
+std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
+                                  const std::vector<std::unique_ptr<ptx::Module>> &modules,
+                                  PhaseManager &phases, const LineTables *lines,
+                                  DiagEngine &diag) {
   cubin::ModuleInfo mi;
   mi.sm = opts.arch.sm;
   mi.archSpecific = opts.arch.suffix == 'a';
-  mi.toolOptions = "-arch " + opts.arch.name() + " ";
+  // HW: ptxas 13.0.88's tkinfo options string, e.g. "-lineinfo  -arch sm_90 ". Of the
+  // options ptxas records there (-v, -O, -suppress-debug-info, ...) only -lineinfo is
+  // modelled.
+  mi.toolOptions = std::string(opts.lineInfo ? "-lineinfo  " : "") + "-arch " +
+                   opts.arch.name() + " ";
+  if (lines) {
+    mi.debug = cubin::ModuleInfo::Debug::LineInfo;
+    mi.lineInfo = lines->moduleInfo();
+  }
   std::vector<frontend::LoweredFunction> lowered;
   frontend::LoweredModuleData moduleData;
   frontend::LowerOptions lowerOpts;
@@ -440,12 +455,14 @@ int generateCode(const Options &opts, const Target &target,
     for (size_t s = 0; s < g.sccs.size(); ++s)
       if (wave[s] == w)
         members.push_back(s);
-    std::vector<std::ostringstream> text(members.size());
+    std::vector<std::ostringstream> text(members.size()), infoText(members.size());
     std::vector<DiagEngine> diags;
     diags.reserve(members.size());
     for (size_t m = 0; m < members.size(); ++m) {
       diags.emplace_back(diag.toolName());
       diags.back().setStream(text[m]);
+      if (diag.infoSeparate())
+        diags.back().setInfoStream(infoText[m]);
       diags.back().setSuppressWarnings(opts.suppressWarnings);
       diags.back().setWarningsAsErrors(opts.warningsAsErrors);
     }
@@ -462,6 +479,7 @@ int generateCode(const Options &opts, const Target &target,
     bool failed = false;
     for (size_t m = 0; m < members.size(); ++m) {
       diag.stream() << text[m].str();
+      diag.infoStream() << infoText[m].str();
       failed |= diags[m].hasErrors();
     }
     if (failed)
@@ -483,6 +501,20 @@ int generateCode(const Options &opts, const Target &target,
     if (!enc::emitFunction(lf.fn, opts.arch.sm, layout, ef, diag))
       diag.fatal("Ptx assembly aborted due to errors");
     cubin::FunctionInfo fi;
+    // Line tables: the PTX line of every instruction in code order, the kernel's and then
+    // each callee's at its place in the .text.
+    auto addLineRows = [&](const ori::Function &f, uint32_t base, size_t codeBytes) {
+      if (!lines)
+        return;
+      std::vector<uint32_t> ptxLines;
+      for (const ori::Block &b : f.blocks)
+        for (const ori::Instr &in : b.instrs)
+          ptxLines.push_back(in.srcLine);
+      if (ptxLines.size() * 16 != codeBytes)
+        diag.fatal("Internal error: line tables for '" + f.name + "' do not match its code");
+      lines->addRows(f.name, ptxLines, base, fi.sourceLines, fi.ptxLines);
+    };
+    addLineRows(lf.fn, 0, ef.code.size());
     fi.name = lf.fn.name;
     fi.isKernel = lf.isKernel;
     fi.code = ef.code;
@@ -499,6 +531,7 @@ int generateCode(const Options &opts, const Target &target,
       enc::EmittedFunction ec;
       if (!enc::emitFunction(cf, opts.arch.sm, cl, ec, diag))
         diag.fatal("Ptx assembly aborted due to errors");
+      addLineRows(cf, static_cast<uint32_t>(cl.base), ec.code.size());
       fi.code.insert(fi.code.end(), ec.code.begin(), ec.code.end());
       fi.exitOffsets.insert(fi.exitOffsets.end(), ec.exitOffsets.begin(), ec.exitOffsets.end());
       fi.syscallOffsets.insert(fi.syscallOffsets.end(), ec.abiCallOffsets.begin(),
@@ -585,17 +618,16 @@ int generateCode(const Options &opts, const Target &target,
   auto bytes = cubin::writeCubin(*model, err);
   if (!bytes)
     diag.fatal("Internal error writing the cubin: " + err);
-  if (!writeFileAtomically(opts.output, *bytes, err))
-    diag.fatal(err);
-  return 0;
+  return std::move(*bytes);
 }
 
-} // namespace
-
-int runCompilation(const Options &opts, DiagEngine &diag) {
+/// `compile` without the exception boundary: a fatal diagnostic throws FatalError.
+std::vector<uint8_t> compileOrThrow(const Options &opts, DiagEngine &diag,
+                                    const CompileHooks &hooks) {
   // Knobs that name phases are checked before any work, so a typo is reported at once.
   const Target *target = Target::get(opts.arch); // null for compute_XX (checked below)
-  PhaseManager phases(opts.knobs, opts.optLevel, &std::cout, &diag, target);
+  PhaseManager phases(opts.knobs, opts.optLevel,
+                      hooks.dumpStream ? hooks.dumpStream : &diag.infoStream(), &diag, target);
   if (!phases.ok())
     throw FatalError{"invalid phase name in knobs"}; // the manager has reported it
   frontend::FrontendOptions feOpts;
@@ -608,11 +640,6 @@ int runCompilation(const Options &opts, DiagEngine &diag) {
   // HW: ptxas names PTX given with --input-as-string "application ptx input" in messages.
   for (const std::string &text : opts.inputStrings)
     modules.emplace_back(frontend::parseText(text, "application ptx input", feOpts, diag));
-  // -lineinfo: the code is the same with and without line tables, and ptxas-mini does not
-  // write them yet; say so unless no debug sections were wanted anyway.
-  if (opts.lineInfo && !opts.suppressDebugInfo && !opts.arch.isVirtual)
-    diag.warning("-lineinfo: ptxas-mini does not write line tables yet; the code is the "
-                 "same as without -lineinfo");
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
   // -e names entry functions that must exist in some input (ptxas: "Unknown function f").
@@ -625,18 +652,54 @@ int runCompilation(const Options &opts, DiagEngine &diag) {
       diag.fatal("Unknown function " + entry);
   }
   if (opts.arch.isVirtual)
-    return 0; // compute_XX: parse and check only, no output (ptxas does the same)
-  // Refuse an unwritable output before any code generation work (ptxas only finds out at
-  // the end); the file itself is written atomically once the cubin exists.
-  if (!canWriteFile(opts.output))
-    diag.fatal("Output file '" + opts.output + "' could not be opened");
+    return {}; // compute_XX: parse and check only, no output (ptxas does the same)
+  if (hooks.beforeCodeGen)
+    hooks.beforeCodeGen(diag);
+  // Line tables: HW: ptxas writes them for -lineinfo and for any PTX with .loc, unless
+  // --suppress-debug-info says not to.
+  std::optional<LineTables> lines;
+  if (!opts.suppressDebugInfo && modules.size() == 1) {
+    std::string text;
+    if (!opts.inputs.empty()) {
+      std::ifstream in(opts.inputs[0], std::ios::binary);
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } else {
+      text = opts.inputStrings[0];
+    }
+    lines.emplace(*modules[0], text);
+    if (!opts.lineInfo && !lines->hasLocs())
+      lines.reset();
+  } else if (!opts.suppressDebugInfo && opts.lineInfo) {
+    diag.warning("-lineinfo: line tables are written for one input at a time; this run has " +
+                 std::to_string(modules.size()) + " and gets none");
+  }
   if (!target)
     diag.fatal("Code generation for '" + opts.arch.name() +
                "' is not supported by ptxas-mini yet; -arch=compute_" +
                std::to_string(opts.arch.sm) + " parses and checks only");
   if (opts.compileOnly)
     diag.fatal("Relocatable output (-c) is not supported by ptxas-mini's code generator yet");
-  return generateCode(opts, *target, modules, phases, diag);
+  return generateCode(opts, *target, modules, phases, lines ? &*lines : nullptr, diag);
+}
+
+} // namespace
+
+bool compile(const Options &opts, DiagEngine &diag, std::vector<uint8_t> &cubin,
+             const CompileHooks &hooks) {
+  try {
+    cubin = compileOrThrow(opts, diag, hooks);
+    return true;
+  } catch (const FatalError &) {
+    // Reported already.
+  } catch (const std::bad_alloc &) {
+    diag.error("Out of memory");
+  } catch (const std::exception &e) {
+    diag.error(std::string("Internal error: ") + e.what());
+  } catch (...) {
+    diag.error("Internal error: unknown exception");
+  }
+  cubin.clear();
+  return false;
 }
 
 } // namespace ptxmini
