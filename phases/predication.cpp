@@ -43,7 +43,8 @@
 /// Speculation (ptxas's unguarded arm): an instruction of an arm runs unguarded when it is
 /// pure (no effect, no load but an index-free LDC, no unstable special register) and every
 /// register it writes is dead where the other path needs it: not live into X, and for T's
-/// instructions not live into E. Its writes are then temporaries of the arm, and an
+/// instructions not live into E; a register live into X that E overwrites whole (after T in
+/// the merged block) counts as dead for T. Its writes are then temporaries of the arm, and an
 /// unguarded write lets the allocator end the old value's live range there.
 /// Repeated (liveness recomputed after each conversion) until nothing converts, so an inner
 /// if converted first does not make its outer one convertible (its body is now guarded).
@@ -299,8 +300,15 @@ bool convertAt(PredCtx &c, uint32_t h, std::optional<ori::Liveness> &lvCache) {
   Operand notP = p;
   notP.mods ^= ori::OM_NOT;
   llvm::BitVector clobberT = lv.liveIn[cand->x];
-  if (cand->e)
+  if (cand->e) {
+    // A register E writes whole and unguarded is overwritten on E's path after T's
+    // unguarded write, so T may clobber it even when it is live at X (ptxas's unguarded arm).
+    for (const Instr *in : eBody)
+      for (const Operand &d : in->defs())
+        if (d.kind == OperandKind::VReg && d.sub == ori::kWholeReg)
+          clobberT.reset(f.flatRegIndex(d.cls, d.reg));
     clobberT |= lv.liveIn[cand->e->first];
+  }
   const llvm::BitVector &clobberE = lv.liveIn[cand->x];
 
   std::string tname = f.blocks[cand->t.first].name;
