@@ -3,7 +3,10 @@
 /// \file
 /// The scalar video instructions vadd, vsub, vabsdiff, vmin, vmax (PTX ISA 9.0 section
 /// 9.7.17.1): `vop.dtype.atype.btype{.sat}{.op2} d{.dsel}, a{.asel}, b{.bsel}{, c}`, and vset
-/// (`vset.atype.btype.cmp{.op2} d{.dsel}, a, b{, c}`: 1 or 0 by the comparison, dtype u32).
+/// (`vset.atype.btype.cmp{.op2} d{.dsel}, a, b{, c}`: 1 or 0 by the comparison, dtype u32),
+/// vshl/vshr (`vshl.dtype.atype.u32.clamp|wrap{.op2} d{.dsel}, a, b{, c}`: a shifted by b
+/// clamped to 32 or taken mod 32; vshr arithmetic for a signed atype; HW: ptxas's SEL b, 0x20
+/// / LOP3 b & 0x1f, then SHF.L.U32 or SHF.R.S64 on {sign, a}).
 /// sm_90 has no video unit; ptxas 13.0 expands them into integer code, and so does this file,
 /// following the semantics its expansions compute (HW: nvdisasm of ptxas's code for each
 /// form; exec test int_video checks ptxas's cubin and ours against one reference):
@@ -11,18 +14,20 @@
 ///      sign-extended by atype/btype (PRMT with a sign-replicating selector), as 33-bit values
 ///      (a 64-bit pair whose high word is the sign or 0);
 ///   2. the operation on those 64-bit values: add, sub, |a - b| (sub, then negate when
-///      negative), min/max (a signed 64-bit compare), vset's comparison (signed 64-bit);
+///      negative), min/max (a signed 64-bit compare), vset's comparison (signed 64-bit),
+///      the shifts;
 ///   3. .sat with an s32 dtype clamps the 64-bit result to the s32 range; with a u32 dtype a
 ///      negative result becomes 0 and any other keeps its low word (ptxas 13.0 does not clamp
 ///      at 2^32 - 1: vadd.u32.u32.u32.sat of 1 and 0xffffffff is 0); otherwise the low word;
 ///   4. .add adds c (32 bits); .min/.max compare with c, zero- or sign-extended by dtype, as
 ///      64-bit values (signed iff dtype is), as ptxas's ISETP.U32 + ISETP.EX pair does: the
-///      whole 64-bit result of vmin/vmax/vset, the low word sign-extended otherwise;
+///      whole 64-bit result of vmin/vmax/vset/vshl/vshr, the low word sign-extended after
+///      vadd/vsub/vabsdiff or .sat;
 ///   5. a destination selector merges with c: .bK puts the result's low byte at byte K, .h0
 ///      its low half, .h1 its high half in place (ptxas: PRMT d, t, 0x7054, c for .b2 and
 ///      0x3254 for .h1; the PTX ISA's pseudo-code shifts the low half there).
-/// Refused (with the instruction named): .sat together with a destination selector, and the
-/// other video families (vshl/vshr/vmad and the SIMD x2/x4 forms).
+/// Refused (with the instruction named): .sat together with a destination selector, .sat on
+/// the shifts, and the other video families (vmad and the SIMD x2/x4 forms).
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_int.h"
 
@@ -105,7 +110,8 @@ struct Video {
     std::string op = in.opcode;
     std::optional<std::string> op2;
     std::optional<Modifier> cmp;
-    bool sat = false, vset = op == "vset";
+    bool sat = false, vset = op == "vset", shift = op == "vshl" || op == "vshr";
+    std::optional<bool> clamp;
     for (const ptx::Modifier &m : in.modifiers) {
       if (m.kind != ptx::Modifier::Kind::Other)
         continue;
@@ -118,6 +124,10 @@ struct Video {
           cmp = mod, isCmp = true;
       if (isCmp)
         continue;
+      if (shift && !clamp && (m.text == "clamp" || m.text == "wrap")) {
+        clamp = m.text == "clamp";
+        continue;
+      }
       if (m.text == "sat" && !vset)
         sat = true;
       else if (m.text == "add" || m.text == "min" || m.text == "max")
@@ -126,7 +136,7 @@ struct Video {
         return s.fail("Modifier '." + m.text + "' of '" + in.fullOpcode() + "'");
     }
     std::vector<ptx::ScalarType> types = in.types();
-    if (types.size() != (vset ? 2u : 3u) || (vset && !cmp))
+    if (types.size() != (vset ? 2u : 3u) || (vset && !cmp) || (shift && (!clamp || sat)))
       return s.fail();
     if (vset)
       dt = ptx::ScalarType::U32, at = types[0], bt = types[1];
@@ -176,6 +186,20 @@ struct Video {
       s.emit(Opcode::ISETP, {Modifier::LT, Modifier::AND}, {p, PT()},
              {component(diff, 1), RZ(), PT()});
       s.sel64(t, neg, diff, p);
+    } else if (shift) {
+      Operand n = s.temp();
+      if (*clamp) {
+        Operand small = s.ptemp();
+        s.emit(Opcode::ISETP, {Modifier::LT, Modifier::U32, Modifier::AND}, {small, PT()},
+               {component(y, 0), imm(32), PT()});
+        s.emit(Opcode::SEL, {}, {n}, {component(y, 0), imm(32), small});
+      } else {
+        s.emit(Opcode::LOP3, {Modifier::LUT}, {n}, {component(y, 0), imm(31), RZ(), imm(0xc0), NPT()});
+      }
+      if (op == "vshl")
+        s.shl64(t, x, n);
+      else
+        s.shr64(t, x, n, isSignedType(at));
     } else if (vset) {
       Operand p = s.ptemp();
       s.cmp64(p, PT(), *cmp, false, x, y);
@@ -209,7 +233,7 @@ struct Video {
       s.emit(Opcode::IADD3, {}, {dr}, {r, c, RZ()});
     } else if (op2) {
       Operand tw = s.temp(2), cw = s.temp(2);
-      bool whole = !sat && (op == "vmin" || op == "vmax" || vset);
+      bool whole = !sat && (op == "vmin" || op == "vmax" || vset || shift);
       s.emit(Opcode::MOV, {}, {component(tw, 0)}, {r});
       if (whole)
         s.emit(Opcode::MOV, {}, {component(tw, 1)}, {component(t, 1)});

@@ -1170,11 +1170,12 @@ void ref_mem_cluster_addr(RefCtx& c) {
 // int_video.ptx: the scalar video semantics (PTX ISA 9.7.17.1 as ptxas 13.0 computes them, see
 // lower_int_video.cpp): selected byte/half/word, extended by its type to 64 bits; the
 // operation in 64 bits; .sat clamps to s32, or for u32 only negatives (to 0), else the low
-// word; .add adds c, .min/.max compare (vmin/vmax/vset: the whole result, else the low word
+// word; .add adds c, .min/.max compare (vmin/vmax/vset/shifts: the whole result, else the low word
 // sign-extended) with c extended by dtype (signed iff dtype); a destination selector .bK takes
 // the result's low byte to byte K, .h0/.h1 the result's half in place, c's bytes elsewhere. The forms are parsed from the
 // kernel's own text (copied here). vset: 1 or 0 by the comparison of the extended values,
-// dtype u32.
+// dtype u32. vshl/vshr: the shift amount clamped to 32 or taken mod 32, vshr arithmetic for a
+// signed atype.
 void ref_int_video(RefCtx& c) {
   static const char* kForms[] = {
       "vadd.u32.u32.u32 %r10, %r5, %r6;",
@@ -1204,7 +1205,13 @@ void ref_int_video(RefCtx& c) {
       "vset.s32.u32.lt %r34, %r5, %r6;",
       "vset.u32.u32.ge.add %r35, %r5.b1, %r6, %r7;",
       "vset.s32.s32.ne %r36.h0, %r5.h1, %r6.h1, %r7;",
-      "vset.u32.s32.gt.max %r37, %r5, %r6, %r7;"
+      "vset.u32.s32.gt.max %r37, %r5, %r6, %r7;",
+      "vshl.u32.u32.u32.clamp %r38, %r5, %r6;",
+      "vshl.u32.u32.u32.wrap.add %r39, %r5, %r6.b0, %r7;",
+      "vshr.s32.s32.u32.clamp %r40, %r5, %r6.b1;",
+      "vshr.u32.u32.u32.wrap %r41.h0, %r5, %r6, %r7;",
+      "vshl.s32.s32.u32.clamp.max %r42, %r5, %r6.b0, %r7;",
+      "vshr.s32.u32.u32.clamp.min %r43, %r5.b2, %r6.b3, %r7;"
   };
   const uint32_t* A = c.buf<uint32_t>("a");
   const uint32_t* B = c.buf<uint32_t>("b");
@@ -1232,8 +1239,10 @@ void ref_int_video(RefCtx& c) {
     if (vset) w.insert(w.begin() + 1, "u32");  // vset: dtype u32, the comparison after the types
     bool ds = w[1][0] == 's', as = w[2][0] == 's', bs = w[3][0] == 's', sat = false;
     if (vset) cmp = w[4], w.erase(w.begin() + 4);
+    bool clampShift = false;
     for (size_t k = 4; k < w.size(); ++k) {
       if (w[k] == "sat") sat = true;
+      else if (w[k] == "clamp" || w[k] == "wrap") clampShift = w[k] == "clamp";
       else op2 = w[k];
     }
     std::vector<std::string> selv;  // d, a, b selectors
@@ -1252,7 +1261,11 @@ void ref_int_video(RefCtx& c) {
       else if (op == "vsub") t = x - y;
       else if (op == "vabsdiff") t = x > y ? x - y : y - x;
       else if (op == "vmin") t = std::min(x, y);
-      else if (vset)
+      else if (op == "vshl" || op == "vshr") {
+        uint64_t n = static_cast<uint64_t>(y);  // btype u32: zero-extended
+        n = clampShift ? std::min<uint64_t>(n, 32) : n & 31;
+        t = op == "vshl" ? static_cast<int64_t>(static_cast<uint64_t>(x) << n) : x >> n;
+      } else if (vset)
         t = cmp == "eq" ? x == y : cmp == "ne" ? x != y : cmp == "lt" ? x < y
           : cmp == "le" ? x <= y : cmp == "gt" ? x > y : x >= y;
       else t = std::max(x, y);
@@ -1268,7 +1281,7 @@ void ref_int_video(RefCtx& c) {
       if (op2 == "add") {
         d = r + cv;
       } else if (!op2.empty()) {
-        bool whole = !sat && (op == "vmin" || op == "vmax" || vset);
+        bool whole = !sat && (op == "vmin" || op == "vmax" || vset || op == "vshl" || op == "vshr");
         int64_t tw = whole ? t : static_cast<int64_t>(static_cast<int32_t>(r));
         int64_t cw = ds ? static_cast<int64_t>(static_cast<int32_t>(cv)) : static_cast<int64_t>(cv);
         bool pick;
