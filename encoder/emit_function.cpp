@@ -76,7 +76,11 @@ void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o
       // nvdisasm writes LDC's zero offset as its (zero) index register.
       os << "RZ";
     } else {
-      os << formatHex(o.cbankOffset());
+      // HW: the offset field is a signed 16-bit byte offset and the bank 64 KiB, so offsets
+      // 0x8000..0xffff are written negative: ptxas 13.0 loads a kernel parameter at
+      // c[0x0][0x8200] (past 32 KiB of parameters) as `LDC.64 R2, c[0x0][-0x7e00]`.
+      int32_t off = o.cbankOffset();
+      os << formatHex(off >= 0x8000 && off <= 0xffff ? off - 0x10000 : off);
     }
     os << ']';
     break;

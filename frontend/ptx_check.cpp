@@ -576,6 +576,16 @@ private:
       error(ins.line, ins.column, mismatch);
       return;
     }
+    // HW (ptxas 13.0): a conversion to a packed fp8 pair needs .satfinite ("'.satfinite'
+    // modifier required for instruction 'cvt' with destination type '.e4m3x2'").
+    if (name == "cvt" && types.size() == 2 &&
+        (types[0] == ScalarType::E4M3X2 || types[0] == ScalarType::E5M2X2) &&
+        !ins.has("satfinite")) {
+      error(ins.line, ins.column,
+            "'.satfinite' modifier required for instruction 'cvt' with destination type '." +
+                std::string(types[0] == ScalarType::E4M3X2 ? "e4m3x2" : "e5m2x2") + "'");
+      return;
+    }
     ScalarType t0 = types.empty() ? ScalarType::None : types[0];
     ScalarType t1 = types.size() > 1 ? types[1] : t0;
     bool wide = ins.has("wide");

@@ -21,7 +21,8 @@
 /// .acq_rel both. ptxas also aggregates uniform-address add/min/max/and/or/xor across the
 /// warp (VOTEU/POPC/REDUX + SHFL): an optimization, not selected here.
 /// Shared atomics without a native operation (f32/f64 add, 64-bit add) are compare-and-swap
-/// loops (sharedCasLoop); 64-bit shared min/max are not selected yet.
+/// loops (sharedCasLoop), 64-bit shared min/max/and/or/xor too (HW: ptxas 13.0 loops on ATOMS.CAST.SPIN.64
+/// for atom.shared.min.u64, comparing with ISETP.GE.U32 + ISETP.GE.U32.EX).
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_mem.h"
 
@@ -120,7 +121,9 @@ bool sharedCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view o
                    ScalarType t, const Operand &d, const Operand &b, const MemAddress &a) {
   bool wide = ptx::typeBits(t) == 64;
   uint8_t w = wide ? 2 : 1;
-  if (op != "add" || (!wide && t != ScalarType::F32))
+  bool minMax = wide && (op == "min" || op == "max");
+  bool logic = wide && (op == "and" || op == "or" || op == "xor");
+  if ((op != "add" && !minMax && !logic) || (!wide && t != ScalarType::F32))
     return ctx.unsupported(in);
   Operand m = memOperand(ctx, a, StateSpace::Shared);
   Operand old = ctx.temp(RegClass::R, w);
@@ -133,6 +136,29 @@ bool sharedCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view o
     ctx.emit(Opcode::FADD, {}, {nw}, {old, b});
   } else if (op == "add" && t == ScalarType::F64) {
     ctx.emit(Opcode::DADD, {}, {nw}, {old, b});
+  } else if (logic) {
+    // HW: ptxas 13.0's loop for atom.shared.and.b64 computes LOP3.LUT per half (0xc0 and,
+    // 0xfc or, 0x3c xor).
+    uint32_t lut = op == "and" ? 0xc0 : op == "or" ? 0xfc : 0x3c;
+    for (unsigned k = 0; k < 2; ++k)
+      ctx.emit(Opcode::LOP3, {Modifier::LUT}, {component(nw, k)},
+               {component(old, k), component(b, k), RZ(), Operand::intImm(lut), notPT()});
+  } else if (minMax) {
+    // new = (old <op> b) ? old : b, a 64-bit compare (signed for .s64).
+    bool isUnsigned = t != ScalarType::S64;
+    Operand keep = ctx.temp(RegClass::P);
+    Modifier cmp = op == "min" ? Modifier::LT : Modifier::GT;
+    ori::Instr &lo = ctx.emit(Opcode::ISETP, {cmp, Modifier::U32, Modifier::AND}, {keep, PT()},
+                              {component(old, 0), component(b, 0), PT()});
+    (void)lo;
+    ori::Instr &hi = ctx.emit(Opcode::ISETP, {cmp}, {keep, PT()},
+                              {component(old, 1), component(b, 1), PT(), keep});
+    if (isUnsigned)
+      hi.mods.push_back(Modifier::U32);
+    hi.mods.push_back(Modifier::AND);
+    hi.mods.push_back(Modifier::EX);
+    for (unsigned k = 0; k < 2; ++k)
+      ctx.emit(Opcode::SEL, {}, {component(nw, k)}, {component(old, k), component(b, k), keep});
   } else if (op == "add" && wide) {
     Operand carry = ctx.temp(RegClass::P);
     ctx.emit(Opcode::IADD3, {}, {component(nw, 0), carry},
@@ -316,5 +342,7 @@ constexpr std::array kRows = {
 } // namespace
 
 std::span<const HandlerRow> atomicHandlers() { return kRows; }
+
+bool lowerRedInstr(LowerCtx &ctx, const ptx::Instruction &in) { return lowerRed(ctx, in); }
 
 } // namespace ptxmini::frontend::lower

@@ -19,12 +19,16 @@
 ///   f16x2/bf16x2    cvt.rn/rz[.relu][.satfinite].f16x2.f32 d, a, b: F2FP...PACK_AB d, a, b
 ///   tf32            cvt.rna/rn/rz.tf32.f32 on the integer bits (ptxas's rna sequence)
 ///   fp8x2 -> f16x2  cvt.rn[.relu].f16x2.e4m3x2|e5m2x2: F2FP[.RELU].F16.E4M3|E5M2.UNPACK_B
+///   f32/f16x2 -> fp8x2  cvt.rn.satfinite[.relu].e4m3x2|e5m2x2.f32 d, a, b and .f16x2 d, a:
+///                   F2FP.SATFINITE[.RELU].E4M3|E5M2.F32.PACK_AB_MERGE_C d, a, b, RZ and
+///                   ...F16.UNPACK_B_MERGE_C d, a, RZ
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
 
 #include "frontend/lower/lower_float_util.h"
 
 #include <array>
+#include <vector>
 
 namespace ptxmini::frontend::lower {
 namespace {
@@ -536,6 +540,42 @@ struct Cvt {
     return true;
   }
 
+  /// cvt.rn.satfinite[.relu].e4m3x2|e5m2x2.f32 d, a, b (a to the high byte, b to the low) and
+  /// .f16x2 d, a (a's halves, high to high). HW: ptxas 13.0 selects
+  /// F2FP.SATFINITE[.RELU].E4M3|E5M2.F32.PACK_AB_MERGE_C d, a, b, RZ and
+  /// F2FP.SATFINITE[.RELU].E4M3|E5M2.F16.UNPACK_B_MERGE_C d, a, RZ; c (RZ) fills the high 16
+  /// bits. An immediate source goes through a register (ptxas: MOV). .satfinite is required
+  /// (PTX ISA 9.0, cvt: "the .satfinite modifier is required" for these destinations).
+  bool packFp8() {
+    if (m.rnd != Rnd::RN || !m.satfinite || m.sat || m.ftz || m.integral)
+      return ctx.unsupported(in, "Modifier of '" + in.fullOpcode() + "'");
+    bool fromF32 = st == ScalarType::F32;
+    if (in.operands.size() != (fromF32 ? 3u : 2u))
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    std::vector<Operand> srcs{a};
+    if (fromF32) {
+      Operand b = floatSource(ctx, in, in.operands[2], 32);
+      if (b.kind == ori::OperandKind::None)
+        return false;
+      srcs.push_back(b);
+    }
+    for (Operand &o : srcs)
+      if (o.kind != ori::OperandKind::VReg) {
+        Operand t = r();
+        mov(t, imm(static_cast<uint32_t>(o.imm)));
+        o = t;
+      }
+    ori::Instr &i = fromF32 ? ctx.emit(Opcode::F2FP, {}, {d}, {srcs[0], srcs[1], RZ()})
+                            : ctx.emit(Opcode::F2FP, {}, {d}, {srcs[0], RZ()});
+    i.mods.push_back(Modifier::SATFINITE);
+    if (m.relu)
+      i.mods.push_back(Modifier::RELU);
+    i.mods.push_back(dt == ScalarType::E4M3X2 ? Modifier::E4M3 : Modifier::E5M2);
+    i.mods.push_back(fromF32 ? Modifier::F32 : Modifier::F16);
+    i.mods.push_back(fromF32 ? Modifier::PACK_AB_MERGE_C : Modifier::UNPACK_B_MERGE_C);
+    return true;
+  }
+
   /// cvt.rna|rn|rz.tf32.f32 on the bits: the low 13 bits rounded away (rna: add 0x1000; rn:
   /// add 0xfff plus bit 13; rz: nothing), then cleared; inf and NaN skip the addition (HW:
   /// ptxas's rna sequence: FSETP.GEU |a|, +INF; @!P IADD a, 0x1000; LOP3 & 0xffffe000), and
@@ -590,12 +630,14 @@ struct Cvt {
     if (in.has("rna") && dt != ScalarType::TF32)
       return ctx.unsupported(in, "Modifier '.rna' of '" + in.fullOpcode() + "'");
     bool unpack8 = dt == ScalarType::F16X2 && (st == ScalarType::E4M3X2 || st == ScalarType::E5M2X2);
+    bool pack8 = (dt == ScalarType::E4M3X2 || dt == ScalarType::E5M2X2) &&
+                 (st == ScalarType::F32 || st == ScalarType::F16X2);
     bool pair = !unpack8 && (dt == ScalarType::F16X2 || dt == ScalarType::BF16X2);
-    bool known = unpack8 || (pair && st == ScalarType::F32) || (dt == ScalarType::TF32 && st == ScalarType::F32) ||
+    bool known = unpack8 || pack8 || (pair && st == ScalarType::F32) || (dt == ScalarType::TF32 && st == ScalarType::F32) ||
                  ((isIntType(dt) || isScalarFloat(dt)) && (isIntType(st) || isScalarFloat(st)));
     if (!known)
       return ctx.unsupported(in);
-    if (!pair && in.operands.size() != 2)
+    if (!pair && !pack8 && in.operands.size() != 2)
       return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
     if (in.operands.empty() || !in.operands[0].is<ptx::RegOperand>())
       return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
@@ -613,6 +655,8 @@ struct Cvt {
       return packPair();
     if (unpack8)
       return unpackFp8();
+    if (pack8)
+      return packFp8();
     if (dt == ScalarType::TF32 && st == ScalarType::F32)
       return toTf32();
     bool dstFloat = isScalarFloat(dt);

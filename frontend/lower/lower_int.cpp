@@ -11,6 +11,7 @@
 ///   lower_int_cmp.cpp    setp/set (with the boolean combine and p|q), selp, slct, mov of
 ///                        immediates, predicates and sub-word registers
 ///   lower_int_div.cpp    div/rem (reciprocal-based, 16/32/64-bit, inline)
+///   lower_int_video.cpp  scalar video: vadd/vsub/vabsdiff/vmin/vmax/vset/vshl/vshr
 /// This file holds the handler table and IntSel (lower_int.h), the helpers they share.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_int.h"
@@ -314,6 +315,14 @@ constexpr std::array kRows = {
     HandlerRow{"mul24", TypeClass::Int, lowerMul24},
     HandlerRow{"mad24", TypeClass::Int, lowerMad24},
     HandlerRow{"sad", TypeClass::Int, lowerSad},
+    HandlerRow{"vadd", TypeClass::Any, lowerVideo},
+    HandlerRow{"vsub", TypeClass::Any, lowerVideo},
+    HandlerRow{"vabsdiff", TypeClass::Any, lowerVideo},
+    HandlerRow{"vmin", TypeClass::Any, lowerVideo},
+    HandlerRow{"vmax", TypeClass::Any, lowerVideo},
+    HandlerRow{"vset", TypeClass::Any, lowerVideo},
+    HandlerRow{"vshl", TypeClass::Any, lowerVideo},
+    HandlerRow{"vshr", TypeClass::Any, lowerVideo},
     HandlerRow{"neg", TypeClass::Int, lowerNeg},
     HandlerRow{"abs", TypeClass::Int, lowerAbs},
     HandlerRow{"min", TypeClass::Int, lowerMin},

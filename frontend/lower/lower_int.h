@@ -160,6 +160,8 @@ bool lowerMin(LowerCtx &, const ptx::Instruction &);
 bool lowerMax(LowerCtx &, const ptx::Instruction &);
 bool lowerDp4a(LowerCtx &, const ptx::Instruction &);
 bool lowerDp2a(LowerCtx &, const ptx::Instruction &);
+// lower_int_video.cpp:
+bool lowerVideo(LowerCtx &, const ptx::Instruction &);
 // lower_int_logic.cpp:
 bool lowerAnd(LowerCtx &, const ptx::Instruction &);
 bool lowerOr(LowerCtx &, const ptx::Instruction &);

@@ -43,7 +43,12 @@
 
 #include "frontend/lower/lower_common.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 namespace ptxmini::frontend::lower {
 
@@ -880,6 +885,141 @@ bool lowerPrefetch(LowerCtx &ctx, const ptx::Instruction &in) {
   return true;
 }
 
+Operand plainReg(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &op);
+
+/// applypriority[.global].L2::evict_normal [a], 128 and discard[.global].L2 [a], 128: cache
+/// line operations on the 128 bytes at a. HW: ptxas 13.0 selects CCTL.E.DML2 [Ra] and
+/// CCTL.E.RML2 [Ra] (no descriptor). The size must be 128 (the checker's and ptxas's rule).
+/// discard leaves the line's contents undefined; the emulator keeps them (a legal outcome).
+bool lowerCacheLineOp(LowerCtx &ctx, const ptx::Instruction &in) {
+  bool discard = in.opcode == "discard";
+  StateSpace space = in.space();
+  if (space != StateSpace::None && space != StateSpace::Global)
+    return ctx.unsupported(in);
+  if (!ctx.onlyModifiers(in, {discard ? "L2" : "L2::evict_normal"}))
+    return false;
+  if (!in.has(discard ? "L2" : "L2::evict_normal"))
+    return ctx.unsupported(in);
+  if (in.operands.size() != 2 || !in.operands[1].is<ptx::ImmOperand>() ||
+      in.operands[1].as<ptx::ImmOperand>().value != 128)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  MemAddress a;
+  if (!memAddress(ctx, in, in.operands[0], StateSpace::Global, a))
+    return false;
+  ctx.emit(Opcode::CCTL, {Modifier::E, discard ? Modifier::RML2 : Modifier::DML2}, {},
+           {Operand::mem(a.base, a.offset)});
+  return true;
+}
+
+/// multimem.st / multimem.red on a multimem (multicast) address: HW: ptxas 13.0 for sm_90
+/// selects the plain global store and reduction with the written order and scope
+/// (multimem.st.relaxed.sys.global.b32 is STG.E.STRONG.SYS, multimem.red.relaxed.sys.global
+/// .add.u32 REDG.E.ADD.STRONG.SYS; the memory system does the multicast), so they are lowered
+/// as st/red with the same qualifiers. multimem.ld_reduce (LDGMC) is not selected yet.
+bool lowerMultimem(LowerCtx &ctx, const ptx::Instruction &in) {
+  ptx::Instruction plain = in;
+  plain.modifiers.clear();
+  for (const ptx::Modifier &m : in.modifiers) {
+    if (plain.opcode == in.opcode && m.kind == ptx::Modifier::Kind::Other) {
+      if (m.text != "st" && m.text != "red")
+        return ctx.unsupported(in);
+      plain.opcode = m.text;
+      continue;
+    }
+    plain.modifiers.push_back(m);
+  }
+  if (plain.opcode == in.opcode || plain.space() != StateSpace::Global)
+    return ctx.unsupported(in);
+  return plain.opcode == "st" ? lowerSt(ctx, plain) : lowerRedInstr(ctx, plain);
+}
+
+/// createpolicy.fractional.L2::<primary>[.L2::<secondary>].b64 d[, fraction]: an L2 cache
+/// policy for the cache_hint forms of ld/st/atom/cp.async, a constant of the qualifiers and
+/// the fraction (default 1.0). HW: ptxas 13.0 computes it with uniform ops whose constants give
+/// d = ((0x100 | primary | secondary | (ceil(fraction * 16) - 1)) << 20) << 32, primary
+/// evict_unchanged 0x00 / evict_first 0x20 / evict_last 0x40 / evict_normal 0x60, secondary
+/// evict_unchanged 0x00 / evict_first 0x10 (probed on every pair and on the fractions 1.0,
+/// 0.99, 0.5, 0.3, 0.25, 0.0625, 0.01). ptxas-mini moves the constant into d. The .range and
+/// .cvt forms are refused.
+bool lowerCreatePolicy(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (!in.has("fractional") || in.operands.empty() || in.operands.size() > 2)
+    return ctx.unsupported(in);
+  uint32_t code = 0x100;
+  int level = 0;
+  for (const ptx::Modifier &m : in.modifiers) {
+    if (m.kind != ptx::Modifier::Kind::Other || m.text == "fractional")
+      continue;
+    static constexpr std::pair<std::string_view, uint32_t> kPrimary[] = {
+        {"L2::evict_unchanged", 0x00}, {"L2::evict_first", 0x20},
+        {"L2::evict_last", 0x40}, {"L2::evict_normal", 0x60}};
+    std::optional<uint32_t> bits;
+    for (const auto &[name, v] : kPrimary)
+      if (m.text == name)
+        bits = v;
+    if (!bits || (level == 1 && *bits != 0x00 && *bits != 0x20) || level > 1)
+      return ctx.unsupported(in, "Modifier '." + m.text + "' of '" + in.fullOpcode() + "'");
+    code |= level == 0 ? *bits : *bits >> 1; // secondary evict_first: 0x10
+    ++level;
+  }
+  if (level == 0)
+    return ctx.unsupported(in);
+  double fraction = 1.0;
+  if (in.operands.size() == 2) {
+    if (!in.operands[1].is<ptx::FloatOperand>())
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    const auto &f = in.operands[1].as<ptx::FloatOperand>();
+    fraction = f.isDouble ? f.value : static_cast<double>(static_cast<float>(f.value));
+  }
+  float sixteenths = static_cast<float>(fraction) * 16.0f;
+  int steps = static_cast<int>(std::ceil(sixteenths)) - 1;
+  code |= static_cast<uint32_t>(std::clamp(steps, 0, 15));
+  Operand d = plainReg(ctx, in, in.operands[0]);
+  if (d.kind == OperandKind::None)
+    return false;
+  if (d.width != 2)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  ctx.emit(Opcode::MOV, {}, {component(d, 0)}, {RZ()});
+  ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {Operand::intImm(code << 20)});
+  return true;
+}
+
+/// mapa[.shared::cluster].u32|u64 d, a, rank: a's address in the shared memory of CTA `rank`
+/// of the cluster, and getctarank[.shared::cluster].u32|u64 d, a: the rank an address names.
+/// A shared::cluster window address carries the CTA rank in bits 24..31 of its low word.
+/// HW: ptxas 13.0 selects PRMT d.lo, rank, 0x654, a.lo (the high word copied) for mapa and
+/// SHF.L.U64.HI d, a.lo, 0x8, RZ (a.lo >> 24) for getctarank, for every space and size.
+bool lowerClusterAddress(LowerCtx &ctx, const ptx::Instruction &in) {
+  bool mapa = in.opcode == "mapa";
+  StateSpace space = in.space();
+  if (space != StateSpace::None && space != StateSpace::SharedCluster)
+    return ctx.unsupported(in);
+  if (!ctx.onlyModifiers(in, {}) || in.operands.size() != (mapa ? 3u : 2u))
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  Operand d = plainReg(ctx, in, in.operands[0]);
+  Operand a = plainReg(ctx, in, in.operands[1]);
+  if (d.kind == OperandKind::None || a.kind == OperandKind::None)
+    return false;
+  Operand aLo = a.width == 2 ? component(a, 0) : a;
+  if (!mapa) {
+    ctx.emit(Opcode::SHF, {Modifier::L, Modifier::U64, Modifier::HI}, {d},
+             {aLo, Operand::intImm(8), RZ()});
+    return true;
+  }
+  Operand rank = ctx.source(in, in.operands[2]);
+  if (rank.kind == OperandKind::None)
+    return false;
+  if (rank.kind != OperandKind::VReg) {
+    Operand t = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::MOV, {}, {t}, {rank});
+    rank = t;
+  }
+  ctx.emit(Opcode::PRMT, {}, {d.width == 2 ? component(d, 0) : d},
+           {rank, Operand::intImm(0x654), aLo});
+  if (d.width == 2)
+    ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {a.width == 2 ? component(a, 1) : RZ()});
+  return true;
+}
+
 /// d = the address of `name + off` (a module variable, a shared variable, a kernel
 /// parameter), as mov/cvta see it. False after reporting.
 bool symbolValue(LowerCtx &ctx, const ptx::Instruction &in, const std::string &name,
@@ -1098,6 +1238,12 @@ constexpr std::array kRows = {
     HandlerRow{"cvta", TypeClass::Any, lowerCvta},
     HandlerRow{"prefetch", TypeClass::Any, lowerPrefetch},
     HandlerRow{"prefetchu", TypeClass::Any, lowerPrefetch},
+    HandlerRow{"applypriority", TypeClass::Any, lowerCacheLineOp},
+    HandlerRow{"mapa", TypeClass::Any, lowerClusterAddress},
+    HandlerRow{"multimem", TypeClass::Any, lowerMultimem},
+    HandlerRow{"createpolicy", TypeClass::Any, lowerCreatePolicy},
+    HandlerRow{"getctarank", TypeClass::Any, lowerClusterAddress},
+    HandlerRow{"discard", TypeClass::Any, lowerCacheLineOp},
 };
 
 } // namespace

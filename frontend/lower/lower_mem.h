@@ -91,4 +91,7 @@ void emitAcquireFence(LowerCtx &ctx, const MemOrder &o);
 /// d = s + imm for a 64-bit register pair (IADD3 with carry into IADD3.X).
 void add64Imm(LowerCtx &ctx, const ori::Operand &d, const ori::Operand &s, int64_t imm);
 
+/// red (lower_atomic.cpp), for multimem.red (lower_mem.cpp).
+bool lowerRedInstr(LowerCtx &ctx, const ptx::Instruction &in);
+
 } // namespace ptxmini::frontend::lower

@@ -235,6 +235,24 @@ bool lowerClusterBarrier(LowerCtx &ctx, const ptx::Instruction &in) {
     return ctx.unsupported(in, "A guarded '" + in.fullOpcode() + "'");
   if (in.has("aligned"))
     ctx.emit(Opcode::WARPSYNC, {}, {}, {Operand::intImm(0xffffffffu)});
+  // A kernel declared with a cluster (.explicitcluster, .reqnctapercluster) always runs in
+  // one: only the cluster code. HW: ptxas 13.0 on such a kernel emits MEMBAR.ALL.GPU; ERRBAR;
+  // CGAERRBAR; UCGABAR_ARV and UCGABAR_WAIT with no test and no CTA barrier (and so no
+  // EIATTR_NUM_BARRIERS; corpus cluster_dims.nvcc.ptx).
+  if (ctx.pfn.isEntry && (ctx.pfn.attr("explicitcluster") || ctx.pfn.attr("reqnctapercluster"))) {
+    if (arrive) {
+      if (!in.has("relaxed")) {
+        ctx.emit(Opcode::MEMBAR, {Modifier::ALL, Modifier::GPU}, {}, {});
+        ctx.emit(Opcode::ERRBAR, {}, {}, {});
+        ctx.emit(Opcode::CGAERRBAR, {}, {}, {});
+      }
+      ctx.emit(Opcode::UCGABAR_ARV, {}, {}, {});
+    } else {
+      ctx.emit(Opcode::UCGABAR_WAIT, {}, {}, {});
+      ctx.emit(Opcode::CCTL, {Modifier::IVALL}, {}, {});
+    }
+    return true;
+  }
   const SpecialRegRead *explicitCluster = ctx.target.specialReg("%is_explicit_cluster");
   if (!explicitCluster)
     return ctx.unsupported(in);

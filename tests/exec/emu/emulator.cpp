@@ -90,6 +90,9 @@ uint32_t Exec::sreg(int lane, const Operand& o) const {
 uint32_t Exec::cbank32(int lane, const Operand& o, uint32_t extra) const {
   uint64_t off = o.imm + extra;
   if (o.cbank_reg >= 0) off += o.cbank_ureg ? ureg(o.cbank_reg) : reg(lane, o.cbank_reg);
+  // The offset field is a signed 16-bit byte offset into a 64 KiB bank: ptxas 13.0 writes
+  // c[0x0][0x8200] as c[0x0][-0x7e00] (a kernel parameter past 32 KiB), so addresses wrap.
+  off &= 0xffff;
   const auto* b = emu.bank(o.bank);
   if (!b) trap("constant bank " + std::to_string(o.bank) + " is not present");
   if (off % 4 || off + 4 > b->size()) trap("constant bank read out of bounds: c[" + hex(o.bank) + "][" + hex(off) + "]");

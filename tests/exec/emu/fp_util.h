@@ -91,6 +91,32 @@ inline uint16_t float_to_bf16(float f) {
 // ---- exact rounding into a binary format -----------------------------------------------------
 // A binary interchange format: p significant bits (with the implicit one), exponent range
 // [emin, emax] of normal numbers, exponent field width.
+// A double to an fp8 value with round to nearest even and saturation to the largest finite
+// value (PTX cvt .satfinite): e4m3 (bias 7, no infinities, largest 448 = 0x7e) or e5m2 (bias
+// 15, largest 57344 = 0x7b). A NaN gives 0x7f (PTX ISA 9.0, cvt: "NaN results in a canonical
+// NaN"); .relu turns negative values (and -0) into +0.
+inline uint32_t float_to_fp8(double x, bool e4m3, bool relu) {
+  if (std::isnan(x)) return 0x7fu;
+  uint32_t sign = std::signbit(x) ? 0x80u : 0u;
+  if (relu && sign) return 0u;
+  const int mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15, emin = 1 - bias;
+  const double maxv = e4m3 ? 448.0 : 57344.0;
+  double a = std::fabs(x);
+  if (a >= maxv) return sign | (e4m3 ? 0x7eu : 0x7bu);
+  int e = a == 0 ? emin : std::max(emin, std::ilogb(a));
+  double q = std::ldexp(1.0, e - mbits);   // the spacing of representable values at a
+  // Ties to even, independent of the host rounding mode (the emulator changes it for .rz etc.).
+  double y = a / q, f = std::floor(y);
+  if (y - f > 0.5 || (y - f == 0.5 && std::fmod(f, 2.0) != 0.0)) f += 1.0;
+  double r = f * q;
+  if (r >= maxv) return sign | (e4m3 ? 0x7eu : 0x7bu);
+  if (r == 0) return sign;
+  int re = std::ilogb(r);
+  if (re < emin) return sign | static_cast<uint32_t>(std::ldexp(r, -(emin - mbits)));
+  uint32_t man = static_cast<uint32_t>(std::ldexp(r, -(re - mbits))) - (1u << mbits);
+  return sign | static_cast<uint32_t>(re + bias) << mbits | man;
+}
+
 struct FpFormat {
   int p, emin, emax, ebits;
 };

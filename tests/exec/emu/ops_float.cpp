@@ -718,6 +718,32 @@ void op_f2fp(Exec& e) {
     });
     return;
   }
+  if (e.in.has("PACK_AB_MERGE_C") || e.in.has("UNPACK_B_MERGE_C")) {
+    // F2FP.SATFINITE[.RELU].E4M3|E5M2.F32.PACK_AB_MERGE_C d, a, b, c and
+    // ...F16.UNPACK_B_MERGE_C d, b, c (PTX cvt.rn.satfinite.e4m3x2.f32 / .f16x2): two values to
+    // an fp8 pair in d's low 16 bits (a / b's high half to the high byte), rounded to nearest
+    // even; .SATFINITE clamps to the largest finite fp8 (infinities too), a NaN gives 0x7f,
+    // .RELU makes negatives +0. The high 16 bits of d are c's low half (c.H1: its high half):
+    // ptxas merges a second pair that way before a 32-bit store of `st.v2.u16`.
+    if (!e.in.has("SATFINITE")) e.trap("F2FP to fp8 without SATFINITE is not modelled");
+    bool e4 = e.in.has("E4M3"), relu = e.in.has("RELU"), f32 = e.in.has("PACK_AB_MERGE_C");
+    auto conv = [&](double x) -> uint32_t { return float_to_fp8(x, e4, relu); };
+    const Operand& c = e.op(f32 ? 3 : 2);
+    e.each([&](int l) {
+      uint32_t pair;
+      if (f32) {
+        pair = conv(e.f32(l, e.op(1))) << 8 | conv(e.f32(l, e.op(2)));
+      } else {
+        uint32_t b = e.u32(l, e.op(1));
+        pair = conv(half_to_float(static_cast<uint16_t>(b >> 16))) << 8 |
+               conv(half_to_float(static_cast<uint16_t>(b)));
+      }
+      uint32_t cv = e.u32(l, c);
+      uint32_t hi = c.suffix == "H1" ? cv >> 16 : cv & 0xffffu;
+      e.set(l, e.op(0), hi << 16 | pair);
+    });
+    return;
+  }
   if (e.in.has("UNPACK_B")) {
     // F2FP[.RELU].F16.E4M3|E5M2.UNPACK_B d, a: the two fp8 values in a's low 16 bits to f16
     // halves (high byte to high half; PTX cvt.f16x2.e4m3x2). Every fp8 value is exact in f16.

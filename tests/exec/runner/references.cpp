@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace ptxmini::exec {
@@ -1144,6 +1145,190 @@ void ref_large_param(RefCtx& c) {
   for (int i = 0; i < 5000; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[4999 - i];
 }
 
+// mem_cluster_addr.ptx: per thread words a (u32), a rank r = word 1 & 15 and b (u64, words
+// 2-3); mapa puts the rank in bits 24..31 of the low word, getctarank
+// reads them back; the createpolicy constants are ptxas 13.0's (lower_mem.cpp).
+void ref_mem_cluster_addr(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("a");
+  uint32_t* o = c.buf<uint32_t>("o");
+  const uint32_t last = 0x14f00000u, normalFirst = 0x17400000u;  // (0x100|0x40|15), (0x100|0x60|0x10|4)
+  for (int t = 0; t < 256; ++t) {
+    uint32_t a = in[4 * t], r = in[4 * t + 1] & 15, lo = in[4 * t + 2], hi = in[4 * t + 3];
+    uint32_t* w = o + 9 * t;
+    w[0] = (a & 0xffffffu) | r << 24;
+    w[1] = a >> 24;
+    w[2] = lo >> 24;
+    w[3] = (a & 0xffffffu) | 3u << 24;
+    w[4] = (lo & 0xffffffu) | r << 24;
+    w[5] = hi;
+    w[6] = 0;
+    w[7] = last ^ normalFirst;
+    w[8] = normalFirst;
+  }
+}
+
+// int_video.ptx: the scalar video semantics (PTX ISA 9.7.17.1 as ptxas 13.0 computes them, see
+// lower_int_video.cpp): selected byte/half/word, extended by its type to 64 bits; the
+// operation in 64 bits; .sat clamps to s32, or for u32 only negatives (to 0), else the low
+// word; .add adds c, .min/.max compare (vmin/vmax/vset/shifts: the whole result, else the low word
+// sign-extended) with c extended by dtype (signed iff dtype); a destination selector .bK takes
+// the result's low byte to byte K, .h0/.h1 the result's half in place, c's bytes elsewhere. The forms are parsed from the
+// kernel's own text (copied here). vset: 1 or 0 by the comparison of the extended values,
+// dtype u32. vshl/vshr: the shift amount clamped to 32 or taken mod 32, vshr arithmetic for a
+// signed atype.
+void ref_int_video(RefCtx& c) {
+  static const char* kForms[] = {
+      "vadd.u32.u32.u32 %r10, %r5, %r6;",
+      "vadd.s32.s32.s32.sat %r11, %r5, %r6;",
+      "vadd.u32.u32.u32.sat %r12, %r5, %r6;",
+      "vadd.u32.s32.s32.sat %r13, %r5, %r6;",
+      "vadd.s32.u32.s32.sat %r14, %r5, %r6;",
+      "vadd.u32.u32.u32.add %r15, %r5, %r6, %r7;",
+      "vadd.u32.u32.u32.max %r16, %r5, %r6, %r7;",
+      "vadd.s32.s32.s32.min %r17, %r5, %r6, %r7;",
+      "vadd.u32.u32.u32.sat.min %r18, %r5, %r6, %r7;",
+      "vadd.s32.s32.s32 %r19, %r5.b1, %r6.h1;",
+      "vadd.u32.u32.u32 %r20.h1, %r5, %r6, %r7;",
+      "vadd.u32.u32.u32 %r21.b2, %r5.b3, %r6.b0, %r7;",
+      "vsub.s32.s32.s32 %r22, %r5, %r6;",
+      "vsub.s32.u32.u32.sat %r23, %r5, %r6;",
+      "vsub.u32.u32.s32.sat.add %r24, %r5, %r6.h0, %r7;",
+      "vabsdiff.s32.s32.s32.add %r25, %r5, %r6, %r7;",
+      "vabsdiff.u32.u32.u32 %r26, %r5, %r6;",
+      "vabsdiff.u32.s32.u32.sat %r27, %r5.h1, %r6;",
+      "vmin.s32.u32.s32 %r28, %r5, %r6;",
+      "vmin.u32.s32.s32.sat %r29, %r5, %r6.b2;",
+      "vmax.s32.s32.u32.max %r30, %r5, %r6, %r7;",
+      "vmax.u32.u32.u32 %r31.b0, %r5, %r6, %r7;",
+      "vmax.s32.s32.s32.sat.add %r32, %r5.h0, %r6.b1, %r7;",
+      "vmin.u32.u32.u32.min %r33, %r5, %r6, %r7;",
+      "vset.s32.u32.lt %r34, %r5, %r6;",
+      "vset.u32.u32.ge.add %r35, %r5.b1, %r6, %r7;",
+      "vset.s32.s32.ne %r36.h0, %r5.h1, %r6.h1, %r7;",
+      "vset.u32.s32.gt.max %r37, %r5, %r6, %r7;",
+      "vshl.u32.u32.u32.clamp %r38, %r5, %r6;",
+      "vshl.u32.u32.u32.wrap.add %r39, %r5, %r6.b0, %r7;",
+      "vshr.s32.s32.u32.clamp %r40, %r5, %r6.b1;",
+      "vshr.u32.u32.u32.wrap %r41.h0, %r5, %r6, %r7;",
+      "vshl.s32.s32.u32.clamp.max %r42, %r5, %r6.b0, %r7;",
+      "vshr.s32.u32.u32.clamp.min %r43, %r5.b2, %r6.b3, %r7;"
+  };
+  const uint32_t* A = c.buf<uint32_t>("a");
+  const uint32_t* B = c.buf<uint32_t>("b");
+  const uint32_t* C = c.buf<uint32_t>("c");
+  uint32_t* o = c.buf<uint32_t>("o");
+  const size_t n = sizeof(kForms) / sizeof(kForms[0]);
+  auto sel = [](uint32_t v, const std::string& s, bool sign) -> int64_t {
+    if (s.empty()) return sign ? static_cast<int64_t>(static_cast<int32_t>(v)) : static_cast<int64_t>(v);
+    int k = s[1] - '0';
+    if (s[0] == 'b') {
+      uint32_t x = (v >> (8 * k)) & 0xff;
+      return sign ? static_cast<int64_t>(static_cast<int8_t>(x)) : static_cast<int64_t>(x);
+    }
+    uint32_t x = (v >> (16 * k)) & 0xffff;
+    return sign ? static_cast<int64_t>(static_cast<int16_t>(x)) : static_cast<int64_t>(x);
+  };
+  for (size_t f = 0; f < n; ++f) {
+    std::string text = kForms[f];
+    std::string opc = text.substr(0, text.find(' '));
+    std::vector<std::string> w;
+    for (size_t p = 0, q; p != std::string::npos; p = q == std::string::npos ? q : q + 1)
+      w.push_back(opc.substr(p, (q = opc.find('.', p)) == std::string::npos ? std::string::npos : q - p));
+    std::string op = w[0], op2, cmp;
+    bool vset = op == "vset";
+    if (vset) w.insert(w.begin() + 1, "u32");  // vset: dtype u32, the comparison after the types
+    bool ds = w[1][0] == 's', as = w[2][0] == 's', bs = w[3][0] == 's', sat = false;
+    if (vset) cmp = w[4], w.erase(w.begin() + 4);
+    bool clampShift = false;
+    for (size_t k = 4; k < w.size(); ++k) {
+      if (w[k] == "sat") sat = true;
+      else if (w[k] == "clamp" || w[k] == "wrap") clampShift = w[k] == "clamp";
+      else op2 = w[k];
+    }
+    std::vector<std::string> selv;  // d, a, b selectors
+    std::string rest = text.substr(text.find(' ') + 1);
+    for (size_t p = 0; p < rest.size();) {
+      size_t q = rest.find_first_of(",;", p);
+      std::string opnd = rest.substr(p, q - p);
+      size_t dot = opnd.find('.');
+      selv.push_back(dot == std::string::npos ? "" : opnd.substr(dot + 1));
+      p = q + 1;
+      while (p < rest.size() && rest[p] == ' ') ++p;
+    }
+    for (size_t i = 0; i < c.count("a"); ++i) {
+      int64_t x = sel(A[i], selv[1], as), y = sel(B[i], selv[2], bs), t;
+      if (op == "vadd") t = x + y;
+      else if (op == "vsub") t = x - y;
+      else if (op == "vabsdiff") t = x > y ? x - y : y - x;
+      else if (op == "vmin") t = std::min(x, y);
+      else if (op == "vshl" || op == "vshr") {
+        uint64_t n = static_cast<uint64_t>(y);  // btype u32: zero-extended
+        n = clampShift ? std::min<uint64_t>(n, 32) : n & 31;
+        t = op == "vshl" ? static_cast<int64_t>(static_cast<uint64_t>(x) << n) : x >> n;
+      } else if (vset)
+        t = cmp == "eq" ? x == y : cmp == "ne" ? x != y : cmp == "lt" ? x < y
+          : cmp == "le" ? x <= y : cmp == "gt" ? x > y : x >= y;
+      else t = std::max(x, y);
+      uint32_t r;
+      if (sat && ds) {
+        r = static_cast<uint32_t>(std::clamp<int64_t>(t, INT32_MIN, INT32_MAX));
+      } else if (sat) {
+        r = t < 0 ? 0u : static_cast<uint32_t>(t);  // ptxas: no clamp at 2^32 - 1
+      } else {
+        r = static_cast<uint32_t>(t);
+      }
+      uint32_t cv = C[i], d;
+      if (op2 == "add") {
+        d = r + cv;
+      } else if (!op2.empty()) {
+        bool whole = !sat && (op == "vmin" || op == "vmax" || vset || op == "vshl" || op == "vshr");
+        int64_t tw = whole ? t : static_cast<int64_t>(static_cast<int32_t>(r));
+        int64_t cw = ds ? static_cast<int64_t>(static_cast<int32_t>(cv)) : static_cast<int64_t>(cv);
+        bool pick;
+        if (ds) pick = op2 == "min" ? tw < cw : tw > cw;
+        else pick = op2 == "min" ? static_cast<uint64_t>(tw) < static_cast<uint64_t>(cw)
+                                 : static_cast<uint64_t>(tw) > static_cast<uint64_t>(cw);
+        d = pick ? r : cv;
+      } else if (!selv[0].empty()) {
+        int k = selv[0][1] - '0';
+        uint32_t mask = selv[0][0] == 'b' ? 0xffu << (8 * k) : 0xffffu << (16 * k);
+        uint32_t part = selv[0][0] == 'b' ? (r & 0xffu) << (8 * k) : r & mask;  // .h1: in place
+        d = part | (cv & ~mask);
+      } else {
+        d = r;
+      }
+      o[i * n + f] = d;
+    }
+  }
+}
+
+// mem_atomics_shared64.ptx: per CTA of 128 threads, the unsigned min and max and the signed
+// min and max, the and, or and xor of its 128 64-bit values (8 words per CTA, the last 0).
+void ref_mem_atomics_shared64(RefCtx& c) {
+  const uint64_t* a = c.buf<uint64_t>("a");
+  uint64_t* o = c.buf<uint64_t>("o");
+  for (int b = 0; b < 4; ++b) {
+    uint64_t umin = ~0ull, umax = 0, band = ~0ull, bor = 0, bxor = 0;
+    int64_t smin = INT64_MAX, smax = INT64_MIN;
+    for (int t = 0; t < 128; ++t) {
+      uint64_t v = a[b * 128 + t];
+      umin = std::min(umin, v), umax = std::max(umax, v);
+      smin = std::min(smin, static_cast<int64_t>(v)), smax = std::max(smax, static_cast<int64_t>(v));
+      band &= v, bor |= v, bxor ^= v;
+    }
+    o[8 * b] = umin, o[8 * b + 1] = umax;
+    o[8 * b + 2] = static_cast<uint64_t>(smin), o[8 * b + 3] = static_cast<uint64_t>(smax);
+    o[8 * b + 4] = band, o[8 * b + 5] = bor, o[8 * b + 6] = bxor, o[8 * b + 7] = 0;
+  }
+}
+
+// huge_param: out[i] = p[i] * 3 + p[8179 - i] + p[8170] * 5 over the 8180 ints of the by-value
+// parameter (k = 5); the 12 words past the end keep their 7.
+void ref_huge_param(RefCtx& c) {
+  const int32_t* p = c.buf<int32_t>("p");
+  for (int i = 0; i < 8180; ++i) c.buf<int32_t>("out")[i] = p[i] * 3 + p[8179 - i] + p[8170] * 5;
+}
+
 // mem_atomic_loops.ptx: per warp the counters after 32 equal updates and the sums of the
 // values the atomics returned (k * increment for k = 0..31).
 void ref_mem_atomic_loops(RefCtx& c) {
@@ -1231,6 +1416,10 @@ const Entry kRefs[] = {
     {"local_mem", ref_local_mem},
     {"spill_full", ref_spill_full},
     {"large_param", ref_large_param},
+    {"huge_param", ref_huge_param},
+    {"mem_atomics_shared64", ref_mem_atomics_shared64},
+    {"int_video", ref_int_video},
+    {"mem_cluster_addr", ref_mem_cluster_addr},
     {"mem_vector", ref_mem_vector},
     {"mem_subword", ref_mem_subword},
     {"mem_shared", ref_mem_shared},

@@ -776,6 +776,45 @@ void ref_convert_fp8(RefCtx& c) {
   }
 }
 
+// convert_fp8_pack.ptx: f32 / f16 values to fp8 with .satfinite: the nearest of the finite
+// fp8 values (searched over all codes; a tie goes to the even code), magnitudes past the
+// largest clamped to it, NaN to 0x7f, .relu negatives to +0.
+uint32_t toFp8Nearest(double x, bool e4, bool relu) {
+  if (std::isnan(x)) return 0x7fu;
+  bool neg = std::signbit(x);
+  if (relu && neg) return 0;
+  int mbits = e4 ? 3 : 2, bias = e4 ? 7 : 15;
+  uint32_t last = e4 ? 0x7eu : 0x7bu;  // the largest finite code
+  // Clamp first: far past the largest value the distances round to equal in double.
+  double a = std::min(std::fabs(x), e4 ? 448.0 : 57344.0), best = INFINITY;
+  uint32_t code = 0;
+  for (uint32_t k = 0; k <= last; ++k) {
+    uint32_t ex = k >> mbits, man = k & ((1u << mbits) - 1);
+    double v = ex == 0 ? std::ldexp(static_cast<double>(man), 1 - bias - mbits)
+                       : std::ldexp(static_cast<double>(man | (1u << mbits)), static_cast<int>(ex) - bias - mbits);
+    double dist = std::fabs(v - a);
+    if (dist < best || (dist == best && !(k & 1))) best = dist, code = k;
+  }
+  return (neg ? 0x80u : 0u) | code;
+}
+
+void ref_convert_fp8_pack(RefCtx& c) {
+  uint64_t n = c.count("a");
+  const float* A = c.buf<float>("a");
+  const float* B = c.buf<float>("b");
+  const uint32_t* H = c.buf<uint32_t>("h");
+  uint32_t* o = c.buf<uint32_t>("o");
+  for (uint64_t i = 0; i < n; ++i) {
+    double a = A[i], b = B[i];
+    double hh = valH(H[i] >> 16, kHalf), hl = valH(H[i] & 0xffff, kHalf);
+    auto pairF = [&](bool e4, bool relu) { return toFp8Nearest(a, e4, relu) << 8 | toFp8Nearest(b, e4, relu); };
+    auto pairH = [&](bool e4, bool relu) { return toFp8Nearest(hh, e4, relu) << 8 | toFp8Nearest(hl, e4, relu); };
+    o[3 * i] = pairF(false, false) << 16 | pairF(true, false);
+    o[3 * i + 1] = pairH(false, false) << 16 | pairH(true, false);
+    o[3 * i + 2] = pairH(false, true) << 16 | pairF(true, true);
+  }
+}
+
 // ---- MUFU approximations ----------------------------------------------------------------------
 void ref_math_mufu(RefCtx& c) {
   uint64_t n = c.count("a");
@@ -887,6 +926,7 @@ const CorpusRef kFloatRefs[] = {
     {"half_arith", ref_half_arith},
     {"half_cmp", ref_half_cmp},
     {"convert_fp8", ref_convert_fp8},
+    {"convert_fp8_pack", ref_convert_fp8_pack},
     {"math_mufu", ref_math_mufu},
     {"float_guarded", ref_float_guarded},
     {"float_contract", ref_float_contract},
