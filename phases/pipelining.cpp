@@ -35,21 +35,26 @@
 ///  4. Iterative modulo scheduling at II = MII, MII + 1, ...; the loop control (the backward
 ///     slice of the branch predicate: IV update and compare) must land in stage 0, so that the
 ///     kernel's branch decides whether the next stage-0 iteration exists.
-///  5. Register renaming instead of kernel unrolling (modulo variable expansion by copies): a
-///     register with one unguarded whole definition in the body is renamed; a use that reads
-///     the value of iteration j after k later definitions of it reads v_k, where before every
-///     definition the chain v_q = v_(q-1), ..., v_1 = v_0 shifts (MOV, UMOV, PLOP3 copies).
-///     Registers of classes without a copy (UP) that would need one lose renaming (WAR/WAW
-///     edges) and the loop is scheduled again.
+///  5. Modulo variable expansion: a register with one unguarded whole definition in the body
+///     is renamed (a 64-bit address advanced by an IADD3 / IADD3.X pair is first rewritten as
+///     one IMAD.WIDE.U32 in the pipelined copy, so it qualifies). A read that sees its value
+///     after k later definitions needs k + 1 names; with K the most names any register needs,
+///     the kernel is unrolled K times and the definition in global kernel iteration g writes
+///     name g mod K. No copies in the kernel: a copy of a load's result would wait for the
+///     load. Registers of classes without a copy instruction (UP; copies are needed for the
+///     values entering and leaving the loop) lose renaming (WAR/WAW edges) and the loop is
+///     scheduled again.
 ///  6. Code (S stages): guard blocks run the loop control S - 1 times on copies of its
 ///     registers and leave for the original loop (kept unchanged as the fallback) when the
 ///     loop would run fewer than S iterations; so the trip count need not be known, and
-///     nothing is executed speculatively. Then the prolog (stages 0..p of the first S - 1
-///     iterations), the kernel (all stages, `@P BRA kernel`), and the epilog (the last S - 1
-///     iterations' remaining stages, shifts of absent iterations kept so every v_k still
-///     names the value it should), which jumps to the exit.
+///     nothing is executed speculatively. Then the prolog (live-in values moved to the name
+///     iteration -1 would have used, stages 0..p of the first S - 1 iterations), the K kernel
+///     copies (all stages; each leaves for its own epilog when the next stage-0 iteration does
+///     not exist, the last one branches back to the first), and per copy an epilog (the last
+///     S - 1 iterations' remaining stages, then values used after the loop moved back to their
+///     own names), which jumps to the exit.
 /// DUMPIR after the phase prints per loop `# loop <h>: pipelined (II=.., ResMII=.., RecMII=..,
-/// stages=S, ...)` or `# loop <h>: not pipelined: <code> - <reason> (detail)` and a statistics
+/// stages=S, ..., kernel unrolled Kx ...)` or `# loop <h>: not pipelined: <code> - <reason> (detail)` and a statistics
 /// line `# [pipelined loops=N] [non-pipelined loops=M]` (ours: the seed quotes none for 24).
 /// Not done: the post-RA SoftwarePipeline scheduling variant and the GEMM pipeliner (seed:
 /// sub_8B9390, sub_92C240), PipelineHoist* hoisting inside the pipelined body.
@@ -262,6 +267,9 @@ struct Loop {
   std::vector<Edge> edges;
   std::vector<PerfCost> cost;
   std::vector<bool> memOrdered, memLoad;
+  /// The register holding 1 that fused 64-bit base updates multiply (set in the first
+  /// guard block), when fuseWideAdds made any.
+  std::optional<uint32_t> one;
 };
 
 struct Schedule {
@@ -369,6 +377,72 @@ private:
   uint32_t h_;
   std::map<RegKey, bool> memo_;
 };
+
+/// In the pipelined copy of the body, a 64-bit add of a 32-bit constant written as the pair
+///   r[0], c = IADD3 r[0], imm, RZ   ...   r[1] = IADD3.X r[1], RZ, RZ, c, !PT
+/// (how the lowering advances a 64-bit address) becomes the one instruction
+///   r = IMAD.WIDE.U32 one, imm, r            (one = 1, set before the loop)
+/// which computes the same r + zext(imm). r then has one whole definition, so it can be
+/// renamed, and its readers (loads and stores in later stages) no longer pin the update.
+/// Only when nothing else in the loop writes r or reads c and c is not live after the loop
+/// (the carry is gone). The fallback loop keeps the original pair.
+void fuseWideAdds(ori::Function &f, Loop &L, const ori::Liveness &live) {
+  std::vector<Instr> &b = L.body;
+  for (size_t i = 0; i < b.size(); ++i) {
+    const Instr &lo = b[i];
+    if (lo.op != Opcode::IADD3 || lo.isGuarded() || !lo.mods.empty() || lo.numDefs != 2 ||
+        lo.uses().size() != 3 || lo.ops[0].kind != OperandKind::VReg ||
+        lo.ops[0].cls != RegClass::R || lo.ops[0].width != 2 || lo.ops[0].sub != 0 ||
+        lo.uses()[0] != lo.ops[0] || lo.uses()[1].kind != OperandKind::Imm ||
+        !lo.uses()[2].isFixed() || lo.ops[1].kind != OperandKind::VReg)
+      continue;
+    const Operand r = lo.ops[0], c = lo.ops[1];
+    std::optional<size_t> hiIdx;
+    bool ok = true;
+    for (size_t k = 0; k < b.size() && ok; ++k) {
+      if (k == i)
+        continue;
+      const Instr &in = b[k];
+      const bool writesR = in.writesVReg(r.cls, r.reg), writesC = in.writesVReg(c.cls, c.reg);
+      bool readsC = false;
+      for (const auto &[key, kind] : readsOf(in))
+        readsC |= key == keyOf(c.cls, c.reg);
+      const bool isHi = k > i && in.op == Opcode::IADD3 && !in.isGuarded() &&
+                        in.mods.size() == 1 && in.mods[0] == Modifier::X && in.numDefs == 1 &&
+                        in.uses().size() == 5 && in.ops[0].kind == OperandKind::VReg &&
+                        in.ops[0].reg == r.reg && in.ops[0].cls == r.cls && in.ops[0].sub == 1 &&
+                        in.uses()[0] == in.ops[0] && in.uses()[1].isFixed() &&
+                        in.uses()[2].isFixed() && in.uses()[3] == c &&
+                        in.uses()[4].kind == OperandKind::PReg && (in.uses()[4].mods & ori::OM_NOT);
+      if (isHi && !hiIdx) {
+        hiIdx = k;
+        continue;
+      }
+      if (writesR || writesC || readsC)
+        ok = false;
+    }
+    if (!ok || !hiIdx || live.liveOut[L.h].test(f.flatRegIndex(c.cls, c.reg)))
+      continue;
+    // Nothing between the two halves may read r (it would see half an update).
+    for (size_t k = i + 1; k < *hiIdx && ok; ++k)
+      for (const auto &[key, kind] : readsOf(b[k]))
+        ok = ok && key != keyOf(r.cls, r.reg);
+    if (!ok)
+      continue;
+    if (!L.one)
+      L.one = f.newReg(RegClass::R).reg;
+    Instr w(Opcode::IMAD);
+    w.mods = {Modifier::WIDE, Modifier::U32};
+    Operand whole = r;
+    whole.sub = ori::kWholeReg;
+    w.addDef(whole);
+    w.addUse(Operand::vreg(RegClass::R, *L.one));
+    w.addUse(lo.uses()[1]);
+    w.addUse(whole);
+    b[i] = std::move(w);
+    b.erase(b.begin() + static_cast<std::ptrdiff_t>(*hiIdx));
+  }
+}
 
 /// Collects the body's register facts and checks the instructions (step 1).
 Outcome scanBody(const ori::Function &f, Loop &L, const Params &prm) {
@@ -542,6 +616,12 @@ BaseEvolution evolutionOf(const Loop &L, RegKey b) {
     if (isAddImm(in, false) && in.ops[0].sub == ori::kWholeReg && in.ops[0].width == 1) {
       e.known = true;
       e.stride = static_cast<int32_t>(in.uses()[1].imm);
+      e.upd = static_cast<int>(defs[0]);
+    } else if (L.one && in.op == Opcode::IMAD && in.uses().size() == 3 &&
+               in.uses()[0].kind == OperandKind::VReg && in.uses()[0].reg == *L.one &&
+               in.uses()[1].kind == OperandKind::Imm && in.uses()[2] == in.ops[0]) {
+      e.known = true; // fuseWideAdds: r + zext(imm)
+      e.stride = static_cast<int64_t>(static_cast<uint32_t>(in.uses()[1].imm));
       e.upd = static_cast<int>(defs[0]);
     }
     return e;
@@ -829,7 +909,7 @@ Schedule moduloSchedule(const Loop &L, int ii, int cap) {
   return s;
 }
 
-/// Copy-chain depths (step 5): for every renamed register, the k of each read and the
+/// Renaming depths (step 5): for every renamed register, the k of each read and the
 /// deepest k.
 struct Renaming {
   std::map<std::pair<uint32_t, RegKey>, int> readDepth; ///< (instruction, register) -> k
@@ -864,6 +944,7 @@ struct Result {
   int resMii = 0, recMii = 0, mii = 0;
   Renaming rn;
   std::vector<uint32_t> order; ///< kernel order: (row, body index)
+  std::vector<uint32_t> pos;   ///< position of each instruction in `order`
 };
 
 /// Steps 3-5: MII, the II search, renaming (re-scheduling when a register loses renaming).
@@ -900,10 +981,10 @@ Outcome scheduleLoop(Loop &L, const Target &t, const Params &prm, Result &res) {
     std::stable_sort(res.order.begin(), res.order.end(), [&](uint32_t a, uint32_t b) {
       return res.s.time[a] % ii < res.s.time[b] % ii;
     });
-    std::vector<uint32_t> pos(L.body.size());
+    res.pos.assign(L.body.size(), 0);
     for (uint32_t p = 0; p < res.order.size(); ++p)
-      pos[res.order[p]] = p;
-    res.rn = computeRenaming(L, res.s, pos);
+      res.pos[res.order[p]] = p;
+    res.rn = computeRenaming(L, res.s, res.pos);
     bool again = false;
     for (const auto &[k, q] : res.rn.depth)
       if (!copyable(clsOf(k), L.regs.at(k).width)) {
@@ -916,59 +997,40 @@ Outcome scheduleLoop(Loop &L, const Target &t, const Params &prm, Result &res) {
   return reject(kNoSchedule, "renaming did not settle");
 }
 
-/// Emits a (partial) kernel iteration: instructions of the stages `exists` accepts, the
-/// copy-chain shifts of the others when `shiftAbsent`.
+/// Modulo variable expansion: a renamed register v has K names v[0] = v, v[1..K-1] fresh;
+/// the instance of its definition that runs in global kernel iteration g (prolog iterations
+/// are g = -(S-1) .. -1, the kernel's copy u runs g = u, u + K, ...) writes v[g mod K]; a read
+/// that sees its value after `depth` later definitions reads the name of the definition
+/// `depth` before the latest one preceding it (in iteration g when the definition comes
+/// first in the row order, else g - 1).
 struct Emitter {
   const Loop &L;
   const Result &R;
-  std::map<RegKey, std::vector<uint32_t>> chain; ///< register -> v_0 .. v_q numbers
-  std::set<RegKey> defined;                      ///< tracked in the prolog only
-  bool track = false;
+  int K = 1;
+  std::map<RegKey, std::vector<uint32_t>> names;
 
-  void shift(std::vector<Instr> &out, RegKey k) {
-    const std::vector<uint32_t> &c = chain.at(k);
-    const uint8_t w = L.regs.at(k).width;
-    for (size_t i = c.size() - 1; i >= 1; --i) {
-      RegKey src = keyOf(clsOf(k), c[i - 1]), dst = keyOf(clsOf(k), c[i]);
-      if (track && !defined.count(src))
-        continue;
-      emitCopy(out, clsOf(k), w, c[i], c[i - 1]);
-      if (track)
-        defined.insert(dst);
-    }
-  }
+  static int mod(int a, int k) { return ((a % k) + k) % k; }
+  uint32_t nameAt(RegKey k, int g) const { return names.at(k)[mod(g, K)]; }
 
-  template <typename Exists>
-  void iteration(std::vector<Instr> &out, Exists exists, bool shiftAbsent) {
+  /// The (partial) kernel iteration g with the stages `exists` accepts.
+  template <typename Exists> void iteration(std::vector<Instr> &out, int g, Exists exists) const {
     const int ii = R.s.ii;
     for (uint32_t n : R.order) {
+      if (!exists(R.s.time[n] / ii))
+        continue;
       const Instr &orig = L.body[n];
-      const bool here = exists(R.s.time[n] / ii);
-      if (!here && !shiftAbsent)
-        continue;
-      std::set<RegKey> shifted;
-      for (const Operand &d : orig.defs())
-        if (d.kind == OperandKind::VReg) {
-          RegKey k = keyOf(d.cls, d.reg);
-          if (chain.count(k) && shifted.insert(k).second)
-            shift(out, k);
-        }
-      if (!here)
-        continue;
       Instr in = orig;
       std::set<RegKey> seen;
       for (const auto &[k, kind] : readsOf(orig)) {
-        if (!seen.insert(k).second)
+        if (!names.count(k) || !seen.insert(k).second)
           continue;
-        auto it = R.rn.readDepth.find({n, k});
-        if (it == R.rn.readDepth.end() || it->second == 0)
-          continue;
-        renameReads(in, k, chain.at(k)[it->second]);
+        const uint32_t a = L.regs.at(k).defs[0];
+        const int latest = R.pos[a] < R.pos[n] ? g : g - 1;
+        renameReads(in, k, nameAt(k, latest - R.rn.readDepth.at({n, k})));
       }
-      if (track)
-        for (const Operand &d : in.defs())
-          if (d.kind == OperandKind::VReg)
-            defined.insert(keyOf(d.cls, d.reg));
+      for (const Operand &d : orig.defs())
+        if (d.kind == OperandKind::VReg && names.count(keyOf(d.cls, d.reg)))
+          renameDefs(in, keyOf(d.cls, d.reg), nameAt(keyOf(d.cls, d.reg), g));
       out.push_back(std::move(in));
     }
   }
@@ -981,36 +1043,53 @@ std::string uniqueName(const ori::Function &f, const std::string &base) {
   return name;
 }
 
-/// Step 6: guard, prolog, kernel, epilog in front of the original loop (the fallback).
-/// Returns the kernel block's name.
-std::string rewrite(ori::Function &f, Loop &L, const Result &R, const ori::Liveness &live) {
+/// Step 6: guard, prolog, the kernel unrolled K times (K = the deepest renaming + 1), one
+/// epilog per kernel copy, in front of the original loop (the fallback). Returns the names of
+/// the kernel blocks.
+std::vector<std::string> rewrite(ori::Function &f, Loop &L, const Result &R,
+                                 const ori::Liveness &live) {
   const uint32_t h = L.h;
-  const int S = R.s.stages;
+  const int S = R.s.stages, ii = R.s.ii;
   const std::string hname = f.blocks[h].name;
-  // Loop registers live into the header (before new registers move the flat numbering).
-  std::set<RegKey> liveAtHeader;
-  for (const auto &[k, rf] : L.regs)
+  // Loop registers live into / out of the header (before new registers move the numbering).
+  std::set<RegKey> liveIn, liveOut;
+  for (const auto &[k, rf] : L.regs) {
     if (live.liveIn[h].test(f.flatRegIndex(clsOf(k), regOf(k))))
-      liveAtHeader.insert(k);
-  // Fresh registers: the copy chains and the guard's copies of the control registers.
-  Emitter em{L, R, {}, {}, false};
-  for (const auto &[k, q] : R.rn.depth) {
-    std::vector<uint32_t> c{regOf(k)};
-    for (int i = 1; i <= q; ++i)
-      c.push_back(f.newReg(clsOf(k), L.regs.at(k).width).reg);
-    em.chain[k] = std::move(c);
+      liveIn.insert(k);
+    if (live.liveOut[h].test(f.flatRegIndex(clsOf(k), regOf(k))))
+      liveOut.insert(k);
   }
+  Emitter em{L, R, 1, {}};
+  for (const auto &[k, q] : R.rn.depth)
+    em.K = std::max(em.K, q + 1);
+  const int K = em.K;
+  for (const auto &[k, q] : R.rn.depth) {
+    std::vector<uint32_t> v{regOf(k)};
+    for (int i = 1; i < K; ++i)
+      v.push_back(f.newReg(clsOf(k), L.regs.at(k).width).reg);
+    em.names[k] = std::move(v);
+  }
+  auto defStage = [&](RegKey k) { return R.s.time[L.regs.at(k).defs[0]] / ii; };
   const bool negated = (L.br.guard.mods & ori::OM_NOT) != 0;
   const RegKey pred = keyOf(L.br.guard.cls, L.br.guard.reg);
 
-  const uint32_t numNew = static_cast<uint32_t>(S - 1) + 3;
+  // Layout: guards G1..G(S-1), prolog, kernel copies K0..K(K-1), the epilog of the last copy
+  // (its fall-through), the epilogs of the others, the fallback loop, the exit.
+  const uint32_t numNew = static_cast<uint32_t>(S + 2 * K);
+  const uint32_t k0 = h + S, epiLast = h + S + K;
   const uint32_t fIdx = h + numNew, exitIdx = fIdx + 1;
-  const uint32_t kIdx = h + static_cast<uint32_t>(S - 1) + 1;
+  auto epiIdx = [&](int u) { return u == K - 1 ? epiLast : epiLast + 1 + static_cast<uint32_t>(u); };
   std::vector<ori::Block> blocks(numNew);
 
   // Guards: the control slice on copies, S - 1 times.
   std::map<RegKey, uint32_t> tmp;
   std::vector<Instr> init;
+  if (L.one) {
+    Instr one(Opcode::MOV);
+    one.addDef(Operand::vreg(RegClass::R, *L.one));
+    one.addUse(Operand::intImm(1));
+    init.push_back(std::move(one));
+  }
   for (uint32_t i = 0; i < L.body.size(); ++i)
     if (L.slice[i])
       for (const Operand &d : L.body[i].defs())
@@ -1047,42 +1126,47 @@ std::string rewrite(ori::Function &f, Loop &L, const Result &R, const ori::Liven
     g.instrs.push_back(std::move(bra));
   }
 
-  // Prolog: partial iterations p = 0 .. S-2 run stages 0..p.
+  // Prolog: the live-in values where iteration -1 would have left them, then the partial
+  // iterations p = 0 .. S-2 (global g = p - (S-1)) with stages 0..p.
   ori::Block &pro = blocks[S - 1];
   pro.name = hname + ".pipe.prolog";
-  em.track = true;
-  em.defined = liveAtHeader;
+  for (const auto &[k, v] : em.names)
+    if (liveIn.count(k) && em.nameAt(k, defStage(k) - S) != regOf(k))
+      emitCopy(pro.instrs, clsOf(k), L.regs.at(k).width, em.nameAt(k, defStage(k) - S),
+               regOf(k));
   for (int p = 0; p <= S - 2; ++p)
-    em.iteration(pro.instrs, [&](int s) { return s <= p; }, false);
-  // Chain registers the kernel reads before the prolog wrote them get a value.
-  for (const auto &[k, c] : em.chain)
-    for (size_t i = 0; i + 1 < c.size(); ++i) {
-      RegKey r = keyOf(clsOf(k), c[i]);
-      if (!em.defined.count(r))
-        emitCopy(pro.instrs, clsOf(k), L.regs.at(k).width, c[i], std::nullopt);
+    em.iteration(pro.instrs, p - (S - 1), [&](int s) { return s <= p; });
+
+  // Kernel copies and their epilogs.
+  std::vector<std::string> knames;
+  for (int u = 0; u < K; ++u) {
+    ori::Block &kb = blocks[S + u];
+    kb.name = uniqueName(f, hname + ".pipe.kernel" + (K > 1 ? std::to_string(u) : std::string()));
+    knames.push_back(kb.name);
+    em.iteration(kb.instrs, u, [](int) { return true; });
+    Instr br = L.br;
+    br.guard.reg = em.names.count(pred) ? em.nameAt(pred, u) : L.br.guard.reg;
+    if (u == K - 1) {
+      br.uses()[0] = Operand::block(k0);
+    } else {
+      br.guard.mods ^= ori::OM_NOT;
+      br.uses()[0] = Operand::block(epiIdx(u));
     }
-  em.track = false;
-
-  // Kernel.
-  ori::Block &ker = blocks[S];
-  ker.name = uniqueName(f, hname + ".pipe.kernel");
-  em.iteration(ker.instrs, [](int) { return true; }, false);
-  Instr back = L.br;
-  back.uses()[0] = Operand::block(kIdx);
-  ker.instrs.push_back(std::move(back));
-
-  // Epilog: e = 1 .. S-1 run stages e..S-1.
-  ori::Block &epi = blocks[S + 1];
-  epi.name = hname + ".pipe.epilog";
-  for (int e = 1; e <= S - 1; ++e)
-    em.iteration(epi.instrs, [&](int s) { return s >= e; }, true);
-  Instr toExit(Opcode::BRA);
-  toExit.addUse(Operand::block(exitIdx));
-  epi.instrs.push_back(std::move(toExit));
-
+    kb.instrs.push_back(std::move(br));
+    ori::Block &eb = blocks[epiIdx(u) - h];
+    eb.name = hname + ".pipe.epilog" + (K > 1 ? std::to_string(u) : std::string());
+    for (int e = 1; e <= S - 1; ++e)
+      em.iteration(eb.instrs, u + e, [&](int s) { return s >= e; });
+    // Values used after the loop go back to their own names.
+    for (const auto &[k, v] : em.names)
+      if (liveOut.count(k) && em.nameAt(k, u + defStage(k)) != regOf(k))
+        emitCopy(eb.instrs, clsOf(k), L.regs.at(k).width, regOf(k), em.nameAt(k, u + defStage(k)));
+    Instr toExit(Opcode::BRA);
+    toExit.addUse(Operand::block(exitIdx));
+    eb.instrs.push_back(std::move(toExit));
+  }
   for (ori::Block &b : blocks)
     b.name = uniqueName(f, b.name);
-  const std::string kname = ker.name;
 
   // Outside predecessors of the header, before indices move.
   std::vector<uint32_t> outside;
@@ -1104,11 +1188,11 @@ std::string rewrite(ori::Function &f, Loop &L, const Result &R, const ori::Liven
           o.reg = h;
   }
   ori::buildCFG(f);
-  return kname;
+  return knames;
 }
 
 /// Register pressure after the transformation, estimated as the most registers live at once
-/// in the original body plus the copy chains (words of R, predicates).
+/// in the original body plus the K - 1 extra names of every renamed register (words of R, predicates).
 std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result &R,
                              const ori::Liveness &live) {
   llvm::BitVector cur = live.liveOut[L.h];
@@ -1130,11 +1214,14 @@ std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result
     maxR = std::max(maxR, count(RegClass::R));
     maxP = std::max(maxP, count(RegClass::P));
   }
+  int unroll = 1; // every renamed register gets K names (modulo variable expansion)
+  for (const auto &[k, q] : R.rn.depth)
+    unroll = std::max(unroll, q + 1);
   for (const auto &[k, q] : R.rn.depth) {
     if (clsOf(k) == RegClass::R)
-      maxR += q * L.regs.at(k).width;
+      maxR += (unroll - 1) * L.regs.at(k).width;
     else if (clsOf(k) == RegClass::P)
-      maxP += q;
+      maxP += unroll - 1;
   }
   return {maxR, maxP};
 }
@@ -1206,6 +1293,7 @@ void runOriPipelining(ori::Function &f, PhaseContext &pc) {
         return reject(kControl, "no fall-through exit");
       L.br = br;
       L.body.assign(hb.instrs.begin(), hb.instrs.end() - 1);
+      fuseWideAdds(f, L, ori::computeLiveness(f));
       if (Outcome o = scanBody(f, L, prm); !o.ok)
         return o;
       if (Outcome o = findSlice(L); !o.ok)
@@ -1251,13 +1339,9 @@ void runOriPipelining(ori::Function &f, PhaseContext &pc) {
       if (press.second > prm.pLimit)
         return reject(kPressure, std::to_string(press.second) + " predicates > " +
                                      std::to_string(prm.pLimit));
-      int copies = 0;
-      for (const auto &[k, q] : R.rn.depth)
-        copies += q * (clsOf(k) == RegClass::R ? L.regs.at(k).width : 1);
       const int before = iterationLength(L);
-      if (R.s.ii + copies >= before)
-        return reject(kNotProfitable, "II " + std::to_string(R.s.ii) + " + " +
-                                          std::to_string(copies) + " copies >= " +
+      if (R.s.ii >= before)
+        return reject(kNotProfitable, "II " + std::to_string(R.s.ii) + " >= " +
                                           std::to_string(before) + " cycles per iteration");
       return {true, 0, {}};
     };
@@ -1271,16 +1355,17 @@ void runOriPipelining(ori::Function &f, PhaseContext &pc) {
       notes << '\n';
       continue;
     }
-    int copies = 0;
+    int unroll = 1;
     for (const auto &[k, q] : R.rn.depth)
-      copies += q;
+      unroll = std::max(unroll, q + 1);
     notes << "pipelined (II=" << R.s.ii << ", ResMII=" << R.resMii << ", RecMII=" << R.recMii
-          << ", stages=" << R.s.stages << ", body of " << L.body.size() << " instructions, "
-          << copies << " renaming copies, est. " << press.first << " R / " << press.second
+          << ", stages=" << R.s.stages << ", body of " << L.body.size()
+          << " instructions, kernel unrolled " << unroll << "x for " << R.rn.depth.size()
+          << " renamed registers, est. " << press.first << " R / " << press.second
           << " P registers)\n";
     const ori::Liveness live = ori::computeLiveness(f);
-    std::string kname = rewrite(f, L, R, live);
-    visited.insert(kname);
+    for (const std::string &kname : rewrite(f, L, R, live))
+      visited.insert(kname);
     ++pipelined;
     changed = true;
     runAnalyzeControlFlow(f, pc);
