@@ -58,10 +58,11 @@ def opt_phases(mini):
 
 def configs():
     mini, ptxas = CFG["mini"], CFG["ptxas"]
-    c = [("ptxas-O0", [ptxas, "-arch=sm_90", "-O0"]), ("mini-O0", [mini, "-arch=sm_90", "-O0"]),
-         ("mini-O3", [mini, "-arch=sm_90", "-O3"])]
+    extra = [x for k in CFG.get("mini_knobs", []) for x in ("-knob", k)]
+    c = [("ptxas-O0", [ptxas, "-arch=sm_90", "-O0"]), ("mini-O0", [mini, "-arch=sm_90", "-O0"] + extra),
+         ("mini-O3", [mini, "-arch=sm_90", "-O3"] + extra)]
     for p in CFG["phases"]:
-        c.append(("mini-O3-no-" + p, [mini, "-arch=sm_90", "-O3", "-knob", "DisablePhases=" + p]))
+        c.append(("mini-O3-no-" + p, [mini, "-arch=sm_90", "-O3", "-knob", "DisablePhases=" + p] + extra))
     c.append(("ptxas-O3", [ptxas, "-arch=sm_90", "-O3"]))
     return c
 
@@ -187,6 +188,9 @@ def main():
     ap.add_argument("--features", default="", help="optional generator features (gen.py --features)")
     ap.add_argument("--no-phases", action="store_true", help="skip the DisablePhases configurations")
     ap.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    ap.add_argument("--phases", default="", help="only these DisablePhases configurations (comma-separated names)")
+    ap.add_argument("--mini-knob", action="append", default=[],
+                    help="NAME=VALUE passed to every ptxas-mini configuration (repeatable), e.g. to force a code path")
     a = ap.parse_args()
     if not a.ptxas or not os.path.exists(a.ptxas):
         print("SKIPPED: ptxas not found (%s)" % a.ptxas)
@@ -200,7 +204,9 @@ def main():
                sass_mc=os.path.join(a.bin, "sass-mc"), size=a.size,
                features=[f for f in a.features.split(",") if f],
                results=os.path.abspath(a.results) if a.results else "",
-               phases=[] if a.no_phases else opt_phases(mini))
+               phases=[] if a.no_phases else [p for p in opt_phases(mini)
+                                              if not a.phases or p in a.phases.split(",")],
+               mini_knobs=a.mini_knob)
     seeds = parse_seeds(a)
     print("fuzz: %d programs, configurations: %s" % (len(seeds), ", ".join(n for n, _ in configs())), flush=True)
     counts = collections.Counter()

@@ -1374,6 +1374,31 @@ void ref_loop_invariants(RefCtx& c) {
   }
 }
 
+// kernels/pipeline_loops.ptx: element i of thread t at i * T + t.
+void ref_pipeline_loops(RefCtx& c) {
+  const int n = static_cast<int>(c.iscalar(3));
+  const float* x = c.buf<float>("x");
+  float* y = c.buf<float>("y");
+  int32_t* out = c.buf<int32_t>("out");
+  const int threads = static_cast<int>(c.d.grid[0] * c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    float s = 0.f;
+    uint32_t h = 0;
+    for (int i = 0; i < n; ++i)
+      s += x[i * threads + t];
+    for (int i = 0; i < n; ++i)
+      y[i * threads + t] = std::fma(x[i * threads + t], 2.f, y[i * threads + t]);
+    for (int i = 0; i < n; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, &x[i * threads + t], 4);
+      h = h * 31u + bits;
+    }
+    std::memcpy(&out[3 * t], &s, 4);
+    out[3 * t + 1] = static_cast<int32_t>(h);
+    out[3 * t + 2] = n < 1 ? 0 : n;
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -1389,6 +1414,7 @@ const Entry kRefs[] = {
     {"branches", ref_branches},
     {"reduce_shared", ref_reduce_shared},
     {"loop_invariants", ref_loop_invariants},
+    {"pipeline_loops", ref_pipeline_loops},
     {"transpose", ref_transpose},
     {"atomics", ref_atomics},
     {"warp_ops", ref_warp_ops},

@@ -80,7 +80,7 @@ TEST(PhaseTable, ListingMarksWhatIsImplemented) {
     return s.substr(start, s.find('\n', at) - start);
   };
   EXPECT_NE(lineOf("AnalyzeControlFlow").find(" implemented"), std::string::npos);
-  EXPECT_NE(lineOf("OriPipelining").find("not implemented"), std::string::npos);
+  EXPECT_NE(lineOf("StageAndFence").find("not implemented"), std::string::npos);
   for (const PhaseInfo &p : allPhases())
     EXPECT_EQ(lineOf(std::string(p.name).c_str()).find("not implemented") == std::string::npos,
               p.implemented())
@@ -161,7 +161,7 @@ TEST(PhaseManager, DumpIrAfterNamedPhase) {
 TEST(PhaseManager, DumpIrOfUnimplementedPhaseWarns) {
   // Asking to dump after a phase that cannot run must say so instead of silently printing
   // nothing.
-  Knobs k = knobsWith({"DUMPIR=OriPipelining"});
+  Knobs k = knobsWith({"DUMPIR=StageAndFence"});
   std::ostringstream dump, errs;
   DiagEngine diag("t");
   diag.setStream(errs);
