@@ -57,6 +57,9 @@ enum OpFlag : uint16_t {
   OF_UNI = 1u << 7,
   OF_COMM = 1u << 8,
   OF_WARP = 1u << 9,
+  OF_GMEM = 1u << 10,
+  OF_SMEM = 1u << 11,
+  OF_LMEM = 1u << 12,
 };
 
 /// Latency classes (the LatClass column of opcodes.def; targets/<sm>/latencies.def holds the

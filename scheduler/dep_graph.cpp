@@ -6,12 +6,10 @@
 
 namespace ptxmini::sched {
 
-namespace {
-
 /// GUESS: a priority estimate of a variable-latency result's arrival (the real wait is a
 /// scoreboard, so no correctness rests on it): shared memory and constants about 25 cycles,
 /// global memory longer, the multi-function unit and conversions shorter.
-unsigned queueEstimate(ori::LatClass c) {
+unsigned variableLatencyEstimate(ori::LatClass c) {
   switch (c) {
   case ori::LatClass::Mem:
     return 40;
@@ -24,7 +22,7 @@ unsigned queueEstimate(ori::LatClass c) {
   }
 }
 
-bool isFence(const ori::Instr &in) {
+bool isSchedulingFence(const ori::Instr &in) {
   switch (in.op) {
   case ori::Opcode::BSSY:
   case ori::Opcode::BSYNC:
@@ -38,8 +36,6 @@ bool isFence(const ori::Instr &in) {
     return in.info().has(ori::OF_BAR);
   }
 }
-
-} // namespace
 
 DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, const Target &t) {
   size_t n = b.instrs.size();
@@ -71,7 +67,7 @@ DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, 
         for (size_t n = 0; n < wd.defs.size(); ++n)
           if (wd.defs[n] == r.key)
             wc = static_cast<ori::LatClass>(wd.defCls[n]);
-        unsigned lat = wd.vlat ? queueEstimate(wd.cls)
+        unsigned lat = wd.vlat ? variableLatencyEstimate(wd.cls)
                                : t.rawLatency(wc, d.cls, regKeyFile(r.key), r.kind);
         edge(static_cast<uint32_t>(w), j, lat);
       }
@@ -82,7 +78,7 @@ DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, 
       for (uint32_t rd : readersSince[k])
         edge(rd, j, 0);
     }
-    bool fence = isFence(in);
+    bool fence = isSchedulingFence(in);
     bool side = in.info().has(ori::OF_SIDE);
     bool load = in.info().has(ori::OF_LD) && d.cls != ori::LatClass::Const;
     if (fence) {
@@ -138,7 +134,7 @@ DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, 
     const InstrDeps &d = deps[i];
     unsigned h = 0;
     for (uint16_t k : d.defs)
-      h = std::max(h, d.vlat ? queueEstimate(d.cls) : t.maxRawLatency(d.cls, regKeyFile(k)));
+      h = std::max(h, d.vlat ? variableLatencyEstimate(d.cls) : t.maxRawLatency(d.cls, regKeyFile(k)));
     for (const DepEdge &e : g.succs[i])
       h = std::max(h, e.latency + g.height[e.to]);
     g.height[i] = h;

@@ -40,4 +40,11 @@ struct DepGraph {
 
 DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, const Target &t);
 
+/// The priority estimate of a variable-latency result's arrival in cycles (GUESS; the real
+/// wait is a scoreboard, so no correctness rests on it). Shared by both schedulers.
+unsigned variableLatencyEstimate(ori::LatClass c);
+/// Whether `in` is a fence for every instruction of its block (convergence and
+/// synchronisation points: BSSY, BSYNC, WARPSYNC, BAR, MEMBAR, CALL, DEPBAR, OF_BAR).
+bool isSchedulingFence(const ori::Instr &in);
+
 } // namespace ptxmini::sched

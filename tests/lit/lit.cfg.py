@@ -26,8 +26,9 @@ config.substitutions.append(("%ori-opt", os.path.join(tools, "ori-opt")))
 config.substitutions.append(("%sass-mc", os.path.join(tools, "sass-mc")))
 config.substitutions.append(("%python", config.python))
 # %no-opt-phases: the phases that switch off the optimizing middle of the phase table (every
-# implemented phase with a minimum -O level of 1 numbered below InsertReconvergence, 96), so
-# a lowering test sees what instruction selection produced
+# implemented phase with a minimum -O level of 1 numbered below AllocateRegisters, 101: the
+# optimizer and the pre-allocation scheduler, 100), so a lowering test sees what instruction
+# selection produced, in its order
 # (`-knob DisablePhases=%no-opt-phases[,More]`). Read from --list-phases, so a
 # phase that lands later is covered without editing this file.
 def _optimizer_phases():
@@ -41,7 +42,7 @@ def _optimizer_phases():
     for line in out.splitlines()[1:]:
         parts = line.split()
         if len(parts) >= 4 and parts[0].isdigit() and parts[2] == "implemented":
-            if int(parts[0]) < 96 and parts[3] == "1":
+            if int(parts[0]) < 101 and parts[3] == "1":
                 names.append(parts[1])
     return names
 _opt = _optimizer_phases()
