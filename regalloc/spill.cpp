@@ -13,8 +13,10 @@
 ///   UR  through R temporaries: MOV r, u ; STL  and  LDL ; R2UR u, r (per 32-bit component)
 /// Rematerialization instead of a slot: a victim with a single unguarded whole definition
 /// whose sources are constants (MOV/UMOV of an immediate, a constant-bank word or R1,
-/// LDC/ULDC, `IADD3 d, R1, imm, RZ` - a local address) is recomputed before each reader, and its
-/// definition deleted (ptxas rematerializes constant loads the same way).
+/// LDC/ULDC, `IADD3 d, R1, imm, RZ` - a local address) or a special register that a thread
+/// always reads the same (S2R of %tid, %ctaid, %laneid, ...: ori::specialRegIsStable) is
+/// recomputed before each reader, and its definition deleted (ptxas rematerializes constant
+/// loads the same way).
 /// Slots follow the PTX .local variables in the frame, each at its natural alignment;
 /// FrameInfo counts the bytes of spill stores and loads the code contains (ptxas -v).
 //===----------------------------------------------------------------------------------===//
@@ -120,6 +122,14 @@ bool rematerializable(const Instr &in, const Target &t) {
   case Opcode::ULDC:
   case Opcode::IADD3:
     break;
+  case Opcode::S2R:
+    // A special register whose value one thread always reads the same (%tid, %ctaid,
+    // %laneid, the lane masks): reading it again costs no frame slot and no store.
+    for (const Operand &u : in.uses())
+      if (u.kind != OperandKind::SReg ||
+          !ori::specialRegIsStable(static_cast<ori::SpecialReg>(u.reg)))
+        return false;
+    return true;
   default:
     return false;
   }

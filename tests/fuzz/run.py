@@ -28,6 +28,7 @@ import collections
 import multiprocessing
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -57,11 +58,12 @@ def opt_phases(mini):
 
 
 def configs():
-    mini, ptxas = CFG["mini"], CFG["ptxas"]
-    c = [("ptxas-O0", [ptxas, "-arch=sm_90", "-O0"]), ("mini-O0", [mini, "-arch=sm_90", "-O0"]),
-         ("mini-O3", [mini, "-arch=sm_90", "-O3"])]
+    ptxas = CFG["ptxas"]
+    mini = [CFG["mini"], "-arch=sm_90"] + CFG["mini_flags"]
+    c = [("ptxas-O0", [ptxas, "-arch=sm_90", "-O0"]), ("mini-O0", mini + ["-O0"]),
+         ("mini-O3", mini + ["-O3"])]
     for p in CFG["phases"]:
-        c.append(("mini-O3-no-" + p, [mini, "-arch=sm_90", "-O3", "-knob", "DisablePhases=" + p]))
+        c.append(("mini-O3-no-" + p, mini + ["-O3", "-knob", "DisablePhases=" + p]))
     c.append(("ptxas-O3", [ptxas, "-arch=sm_90", "-O3"]))
     return c
 
@@ -187,6 +189,9 @@ def main():
     ap.add_argument("--features", default="", help="optional generator features (gen.py --features)")
     ap.add_argument("--no-phases", action="store_true", help="skip the DisablePhases configurations")
     ap.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    ap.add_argument("--mini-flags", default="",
+                    help="extra ptxas-mini options for every ptxas-mini configuration, e.g. "
+                         "'-knob RegAllocLimit=24' to force spilling")
     a = ap.parse_args()
     if not a.ptxas or not os.path.exists(a.ptxas):
         print("SKIPPED: ptxas not found (%s)" % a.ptxas)
@@ -196,7 +201,7 @@ def main():
         if not os.path.exists(os.path.join(a.bin, t)):
             print("error: %s not built in %s" % (t, a.bin))
             return 1
-    CFG.update(mini=mini, ptxas=a.ptxas, exec_run=os.path.join(a.bin, "exec-run"),
+    CFG.update(mini=mini, mini_flags=shlex.split(a.mini_flags), ptxas=a.ptxas, exec_run=os.path.join(a.bin, "exec-run"),
                sass_mc=os.path.join(a.bin, "sass-mc"), size=a.size,
                features=[f for f in a.features.split(",") if f],
                results=os.path.abspath(a.results) if a.results else "",
