@@ -1,25 +1,38 @@
 //===- regalloc/allocate_registers.cpp - AllocateRegisters: virtual to physical --------===//
 ///
 /// \file
-/// Linear-scan register allocation (Poletto and Sarkar, "Linear Scan Register Allocation",
-/// TOPLAS 1999) with fixed intervals for pre-coloured registers and spilling by whole
-/// intervals, iterated until everything fits (the spill-everywhere scheme of Chaitin's
-/// allocator applied to linear scan):
+/// Linear-scan register allocation over live ranges with holes (Traub, Holloway and Smith,
+/// "Quality and Speed in Linear-scan Register Allocation", PLDI 1998, and Wimmer and
+/// Mössenböck, "Optimized Interval Splitting in a Linear Scan Register Allocator", VEE 2005,
+/// without their splitting), with fixed intervals for pre-coloured registers and spilling by
+/// whole intervals, iterated until everything fits (the spill-everywhere scheme of
+/// Chaitin's allocator applied to linear scan):
 ///   0. copies of values that never change are merged with their source
 ///      (regalloc/coalesce.cpp);
-///   1. intervals (regalloc/live_intervals.cpp): one conservative interval per virtual
-///      register over program points (reads at 2i, writes at 2i+1), busy ranges of the
-///      physical registers the calling convention names before allocation (argument and
-///      result copies, the return address) and of each call's clobber set, spill weights
-///      and copy hints;
+///   1. intervals (regalloc/live_intervals.cpp): per virtual register and 32-bit component,
+///      the sorted segments of program points (reads at 2i, writes at 2i+1) where it is
+///      live, from block liveness, so a value dead across a region leaves its register free
+///      there; busy ranges of the physical registers the calling convention names before
+///      allocation (argument and result copies, the return address) and of each call's
+///      clobber set; spill weights (uses and definitions weighted 10^loop depth, per live
+///      length) and copy hints;
 ///   2. per register class, intervals in order of start (ties by number, so the result is
-///      deterministic): expire the ones that ended, then give the interval a free register
-///      of the budget, aligned to its width (pairs even, quads a multiple of four), free of
-///      busy ranges over its whole length: its hint first, then the lowest;
-///   3. when none is free: among the aligned register groups that are free of busy ranges,
-///      the one whose occupants weigh least; if they weigh less than the interval, they are
-///      evicted and spilled, else the interval itself is spilled (a value live across a call
-///      that clobbers every register spills here);
+///      deterministic). Each physical register holds the segments of the intervals given to
+///      it (a register union, as LLVM's allocators keep); a group (aligned to the interval's
+///      width: pairs even, quads a multiple of four) is free when no segment of it and no
+///      busy range meets the interval's segments, so a value can live in another's hole.
+///      Choice: the copy hint first; then, among free groups below the registers the class
+///      needs anyway (the most units live at one point, or the highest register used so
+///      far), the one whose last value ended longest ago, so the post-RA scheduler is not
+///      held back by a write-after-read dependence on the value that just left it
+///      (RegAllocSpread; off: the lowest free group); else the lowest free group. A class
+///      is scanned lowest-first, then spread; spreading is kept only when it spills nothing
+///      and uses no register above the lowest-first scan's highest (it can fragment the
+///      aligned groups that pairs and quads need);
+///   3. when none is free: among the usable groups, the one whose overlapping occupants
+///      weigh least; if they weigh less than the interval, they are evicted and spilled,
+///      else the interval itself is spilled (a value live across a call that clobbers
+///      every register spills here);
 ///   4. spill victims get spill code or are rematerialized (regalloc/spill.cpp), which
 ///      leaves only short temporaries behind; back to 1 (at most kMaxRounds times);
 ///   5. under ValidateIR the assignment is checked (regalloc/validate_ra.cpp), then every
@@ -55,11 +68,64 @@ struct ScanResult {
   std::string error;
 };
 
-/// Step 2-3 for one class. Each physical register records the interval whose component
-/// occupies it and the last point of that component's range; it is free for a component
-/// that starts after that point.
+/// What each physical register of a class holds: the segments of the intervals assigned to
+/// it, disjoint, by start (LLVM's LiveIntervalUnion in small). Since they are disjoint,
+/// their ends are sorted too, so the segments meeting [s, e] are found by walking back
+/// from the last one starting at or before e.
+class RegisterUnion {
+public:
+  struct Seg {
+    uint32_t end;
+    const Interval *owner;
+  };
+  explicit RegisterUnion(uint32_t numRegs) : regs_(numRegs) {}
+  /// Calls fn(owner) for every segment of r meeting [s, e] (an owner may come twice);
+  /// stops early when fn returns false. Returns false when it stopped early.
+  template <typename Fn> bool forEachOverlap(uint32_t r, uint32_t s, uint32_t e, Fn fn) const {
+    const auto &m = regs_[r];
+    auto it = m.upper_bound(e);
+    while (it != m.begin()) {
+      --it;
+      if (it->second.end < s)
+        break;
+      if (!fn(it->second.owner))
+        return false;
+    }
+    return true;
+  }
+  bool overlaps(uint32_t r, const llvm::SmallVectorImpl<ra::Range> &segs) const {
+    if (regs_[r].empty())
+      return false;
+    for (const ra::Range &x : segs)
+      if (!forEachOverlap(r, x.start, x.end, [](const Interval *) { return false; }))
+        return true;
+    return false;
+  }
+  void add(uint32_t r, const llvm::SmallVectorImpl<ra::Range> &segs, const Interval *owner) {
+    for (const ra::Range &x : segs)
+      regs_[r].emplace(x.start, Seg{x.end, owner});
+  }
+  void remove(uint32_t r, const llvm::SmallVectorImpl<ra::Range> &segs) {
+    for (const ra::Range &x : segs)
+      regs_[r].erase(x.start);
+  }
+  /// The end of the last segment of r ending before p (0 when none): when r was last freed.
+  uint32_t freedBefore(uint32_t r, uint32_t p) const {
+    const auto &m = regs_[r];
+    auto it = m.lower_bound(p);
+    if (it == m.begin())
+      return 0;
+    return std::prev(it)->second.end;
+  }
+  bool used(uint32_t r) const { return !regs_[r].empty(); }
+
+private:
+  std::vector<std::map<uint32_t, Seg>> regs_;
+};
+
+/// Step 2-3 for one class.
 void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &budget,
-               ScanResult &res) {
+               bool spread, ScanResult &res) {
   std::vector<const Interval *> order;
   for (const Interval &iv : li.intervals)
     if (iv.cls == c && !iv.empty())
@@ -70,47 +136,90 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
   auto &assign = res.assignment[size_t(c)];
   const std::vector<uint32_t> &regs = budget.allocatable[size_t(c)];
   uint32_t top = regs.empty() ? 0 : regs.back() + 1;
-  std::vector<const Interval *> occupant(top + 4, nullptr);
-  std::vector<uint32_t> busyUntil(top + 4, 0);
-  auto occupiedFor = [&](uint32_t r, uint32_t from) -> const Interval * {
-    const Interval *o = occupant[r];
-    return o && busyUntil[r] >= from ? o : nullptr;
-  };
-  auto release = [&](const Interval *iv) {
-    int32_t r = assign[iv->num];
+  RegisterUnion occ(top + 4);
+  // The registers the class needs at least: the most units live at one point, as the
+  // budget's first registers (a lower bound: alignment of pairs and quads can need more).
+  // Register choice spreads values over these and over what the scan has used so far.
+  uint32_t bound = 0;
+  if (spread) {
+    std::vector<std::pair<uint32_t, int32_t>> events;
+    for (const Interval *iv : order)
+      for (uint32_t k = 0; k < iv->width; ++k)
+        for (const ra::Range &x : iv->segs[k]) {
+          events.push_back({x.start, 1});
+          events.push_back({x.end + 1, -1});
+        }
+    llvm::sort(events);
+    int32_t live = 0, maxLive = 0;
+    for (auto [p, d] : events)
+      maxLive = std::max(maxLive, live += d);
+    size_t n = std::min<size_t>(static_cast<size_t>(maxLive), regs.size());
+    bound = n ? regs[n - 1] + 1 : 0;
+  }
+  auto place = [&](const Interval *iv, uint32_t r) {
+    assign[iv->num] = static_cast<int32_t>(r);
     for (uint32_t k = 0; k < iv->width; ++k)
-      if (occupant[static_cast<uint32_t>(r) + k] == iv)
-        occupant[static_cast<uint32_t>(r) + k] = nullptr;
+      occ.add(r + k, iv->segs[k], iv);
+  };
+  auto unplace = [&](const Interval *iv) {
+    uint32_t r = static_cast<uint32_t>(assign[iv->num]);
+    for (uint32_t k = 0; k < iv->width; ++k)
+      occ.remove(r + k, iv->segs[k]);
+    assign[iv->num] = -1;
+  };
+  // Aligned groups of the budget free of busy ranges over each component's segments.
+  auto usableFor = [&](const Interval *iv, uint32_t r) {
+    uint32_t w = iv->width;
+    if (r % w || r + w > top)
+      return false;
+    for (uint32_t k = 0; k < w; ++k) {
+      if (!budget.allows(c, r + k))
+        return false;
+      for (const ra::Range &x : iv->segs[k])
+        if (ra::fixedOverlaps(li, c, r + k, x.start, x.end))
+          return false;
+    }
+    return true;
+  };
+  auto freeFor = [&](const Interval *iv, uint32_t r) {
+    for (uint32_t k = 0; k < iv->width; ++k)
+      if (occ.overlaps(r + k, iv->segs[k]))
+        return false;
+    return true;
   };
   for (const Interval *cur : order) {
     uint32_t w = cur->width;
-    // Aligned groups of the budget free of busy ranges over each component's range.
-    auto usable = [&](uint32_t r) {
-      if (r % w)
-        return false;
-      for (uint32_t k = 0; k < w; ++k) {
-        if (!budget.allows(c, r + k))
-          return false;
-        if (!cur->compEmpty(k) &&
-            ra::fixedOverlaps(li, c, r + k, cur->compStart[k], cur->compEnd[k]))
-          return false;
-      }
-      return true;
-    };
-    auto isFree = [&](uint32_t r) {
-      for (uint32_t k = 0; k < w; ++k)
-        if (!cur->compEmpty(k) && occupiedFor(r + k, cur->compStart[k]))
-          return false;
-      return true;
-    };
+    auto usable = [&](uint32_t r) { return usableFor(cur, r); };
+    auto isFree = [&](uint32_t r) { return freeFor(cur, r); };
     int32_t chosen = -1;
     auto tryReg = [&](int32_t r) {
-      if (chosen < 0 && r >= 0 && static_cast<uint32_t>(r) + w <= top && usable(r) && isFree(r))
+      if (chosen < 0 && r >= 0 && usable(static_cast<uint32_t>(r)) &&
+          isFree(static_cast<uint32_t>(r)))
         chosen = r;
     };
     tryReg(cur->hint);
     if (cur->hintVReg >= 0 && static_cast<size_t>(cur->hintVReg) < assign.size())
       tryReg(assign[cur->hintVReg]);
+    if (chosen < 0 && spread) {
+      // Below the registers the class needs anyway, the free group freed longest ago, so
+      // the value does not land in the register the previous one just left (a WAR
+      // dependence the post-RA scheduler could not move across).
+      uint32_t bestFreed = UINT32_MAX;
+      for (uint32_t r : regs) {
+        if (r + w > bound)
+          break;
+        if (!usable(r) || !isFree(r))
+          continue;
+        uint32_t freed = 0;
+        for (uint32_t k = 0; k < w; ++k)
+          if (!cur->compEmpty(k))
+            freed = std::max(freed, occ.freedBefore(r + k, cur->segs[k].front().start));
+        if (freed < bestFreed) {
+          bestFreed = freed;
+          chosen = static_cast<int32_t>(r);
+        }
+      }
+    }
     for (uint32_t r : regs) {
       if (chosen >= 0)
         break;
@@ -120,36 +229,34 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
       // Evict the lightest occupants of a usable group, or spill the interval itself.
       double best = -1;
       int32_t bestReg = -1;
+      llvm::SmallVector<const Interval *, 8> bestSet;
       for (uint32_t r : regs) {
-        if (r + w > top || !usable(r))
+        if (!usable(r))
           continue;
         double cost = 0;
         bool ok = true;
-        llvm::SmallVector<const Interval *, 4> seen;
-        for (uint32_t k = 0; k < w && ok; ++k) {
-          const Interval *o = cur->compEmpty(k) ? nullptr : occupiedFor(r + k, cur->compStart[k]);
-          if (!o || llvm::is_contained(seen, o))
-            continue;
-          seen.push_back(o);
-          if (o->unspillable)
-            ok = false;
-          cost += o->weight;
-        }
+        llvm::SmallVector<const Interval *, 8> seen;
+        for (uint32_t k = 0; k < w && ok; ++k)
+          for (const ra::Range &x : cur->segs[k]) {
+            ok = occ.forEachOverlap(r + k, x.start, x.end, [&](const Interval *o) {
+              if (llvm::is_contained(seen, o))
+                return true;
+              seen.push_back(o);
+              cost += o->weight;
+              return !o->unspillable && (bestReg < 0 || cost < best);
+            });
+            if (!ok)
+              break;
+          }
         if (ok && (bestReg < 0 || cost < best)) {
           best = cost;
           bestReg = static_cast<int32_t>(r);
+          bestSet = seen;
         }
       }
       if (bestReg >= 0 && (cur->unspillable || best < cur->weight)) {
-        for (uint32_t k = 0; k < w; ++k) {
-          const Interval *o = cur->compEmpty(k)
-                                  ? nullptr
-                                  : occupiedFor(static_cast<uint32_t>(bestReg) + k,
-                                                cur->compStart[k]);
-          if (!o)
-            continue;
-          release(o);
-          assign[o->num] = -1;
+        for (const Interval *o : bestSet) {
+          unplace(o);
           res.victims.push_back({c, o->num});
         }
         chosen = bestReg;
@@ -157,6 +264,58 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
         res.victims.push_back({c, cur->num});
         continue;
       } else {
+        // A spill temporary that finds every group held by other temporaries (those of
+        // one instruction, taken in start order, can block the only aligned group a wider
+        // one needs): move them to other free groups, evict the rest.
+        for (uint32_t r : regs) {
+          if (!usable(r))
+            continue;
+          llvm::SmallVector<const Interval *, 8> occupants;
+          for (uint32_t k = 0; k < w; ++k)
+            for (const ra::Range &x : cur->segs[k])
+              occ.forEachOverlap(r + k, x.start, x.end, [&](const Interval *o) {
+                if (!llvm::is_contained(occupants, o))
+                  occupants.push_back(o);
+                return true;
+              });
+          llvm::SmallVector<std::pair<const Interval *, uint32_t>, 4> moved;
+          bool ok = true;
+          for (const Interval *o : occupants) {
+            if (!o->unspillable)
+              continue;
+            uint32_t old = static_cast<uint32_t>(assign[o->num]);
+            unplace(o);
+            int32_t alt = -1;
+            for (uint32_t q : regs)
+              if ((q + o->width <= r || q >= r + w) && usableFor(o, q) && freeFor(o, q)) {
+                alt = static_cast<int32_t>(q);
+                break;
+              }
+            if (alt < 0) {
+              place(o, old);
+              ok = false;
+              break;
+            }
+            place(o, static_cast<uint32_t>(alt));
+            moved.push_back({o, old});
+          }
+          if (!ok) {
+            for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
+              unplace(it->first);
+              place(it->first, it->second);
+            }
+            continue;
+          }
+          for (const Interval *o : occupants)
+            if (!o->unspillable) {
+              unplace(o);
+              res.victims.push_back({c, o->num});
+            }
+          chosen = static_cast<int32_t>(r);
+          break;
+        }
+      }
+      if (chosen < 0) {
         res.error = "no " + std::string(ori::pregPrefix(c)) + " register is left for " +
                     std::string(ori::vregPrefix(c)) + std::to_string(cur->num) + " (" +
                     std::to_string(32 * w) + "-bit, a spill temporary, live over instructions " +
@@ -164,17 +323,8 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
         return;
       }
     }
-    assign[cur->num] = chosen;
-    for (uint32_t k = 0; k < w; ++k) {
-      if (cur->compEmpty(k))
-        continue;
-      uint32_t r = static_cast<uint32_t>(chosen) + k;
-      // A component that ends before the current occupant's range does not displace it.
-      if (occupiedFor(r, 0) && busyUntil[r] > cur->compEnd[k])
-        continue;
-      occupant[r] = cur;
-      busyUntil[r] = cur->compEnd[k];
-    }
+    place(cur, static_cast<uint32_t>(chosen));
+    bound = std::max(bound, static_cast<uint32_t>(chosen) + w);
   }
 }
 
@@ -251,6 +401,7 @@ void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
                    ", beyond the register limit of " + std::to_string(limit) + " registers");
               return;
             }
+  bool spread = pc.knobs.getBool(KnobId::RegAllocSpread);
   hoistStackPointerLoad(f, t);
   ra::coalesceCopies(f);
   std::vector<std::pair<RegClass, uint32_t>> spillTemps;
@@ -261,8 +412,28 @@ void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
     res.assignment.resize(ori::kNumRegClasses);
     for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
       res.assignment[c].assign(f.numRegs(static_cast<RegClass>(c)), -1);
-    for (unsigned c = 0; c < ori::kNumRegClasses && res.error.empty(); ++c)
-      scanClass(static_cast<RegClass>(c), li, budget, res);
+    for (unsigned c = 0; c < ori::kNumRegClasses && res.error.empty(); ++c) {
+      scanClass(static_cast<RegClass>(c), li, budget, /*spread=*/false, res);
+      if (!spread || !res.error.empty() || !res.victims.empty())
+        continue;
+      // Spreading can fragment the aligned groups pairs and quads need: it is kept only
+      // when it fits without spilling in no more registers than the lowest-first choice.
+      ScanResult alt;
+      alt.assignment.resize(ori::kNumRegClasses);
+      alt.assignment[c].assign(res.assignment[c].size(), -1);
+      scanClass(static_cast<RegClass>(c), li, budget, /*spread=*/true, alt);
+      auto highest = [](const std::vector<int32_t> &a, const ra::LiveInfo &l, RegClass k) {
+        int32_t h = -1;
+        for (const Interval &iv : l.intervals)
+          if (iv.cls == k && !iv.empty() && a[iv.num] >= 0)
+            h = std::max(h, a[iv.num] + iv.width - 1);
+        return h;
+      };
+      if (alt.error.empty() && alt.victims.empty() &&
+          highest(alt.assignment[c], li, static_cast<RegClass>(c)) <=
+              highest(res.assignment[c], li, static_cast<RegClass>(c)))
+        res.assignment[c] = std::move(alt.assignment[c]);
+    }
     if (!res.error.empty()) {
       fail(res.error);
       return;

@@ -1,11 +1,12 @@
 //===- regalloc/live_intervals.cpp - intervals, busy ranges, weights, hints ------------===//
 ///
 /// \file
-/// One interval per virtual register: the hull of every point where it is read (2i) or
-/// written (2i+1), and of the first/last point of every block where one of its 32-bit
-/// components is live in/out (per-block liveness of components, computed here). A hull is conservative (a value live across a
-/// loop back-edge covers the whole loop; a value live only in one arm of a branch covers
-/// the other arm too), never too short.
+/// One interval per virtual register: per 32-bit component, the sorted disjoint segments of
+/// program points where it is live (a write at 2i+1 to the last read at 2j that it reaches),
+/// from per-block liveness of components computed here and a backward walk over each
+/// block (computeSegments). A value live across a loop back-edge covers the whole loop; a
+/// value live in one arm of a branch leaves a hole over the other arm; a value whose last
+/// read comes before its next write leaves a hole between them.
 ///
 /// Busy ranges of physical registers, from the calling convention
 /// (targets/calling_convention.h), computed block by block:
@@ -19,8 +20,9 @@
 /// R1 (the stack pointer) and the fixed registers (RZ, PT, ...) are never tracked.
 ///
 /// Spill weight: each read or write counts 10^(loop depth) (depth capped at 4), divided by
-/// the interval's length in instructions; spill temporaries are unspillable. Hints: a copy
-/// `MOV v, Rk` or `MOV Rk, v` asks v for Rk; `MOV v, u` asks v for u's register.
+/// the interval's live length in instructions (holes do not count); spill temporaries are
+/// unspillable. Hints: a copy `MOV v, Rk` or `MOV Rk, v` asks v for Rk; `MOV v, u` asks v
+/// for u's register.
 //===----------------------------------------------------------------------------------===//
 #include "regalloc/regalloc_internal.h"
 
@@ -142,6 +144,16 @@ struct UnitLiveness {
   std::vector<uint32_t> firstUnit; ///< by flat register index
   std::vector<uint32_t> unitToFlat;
   std::vector<llvm::BitVector> liveIn, liveOut;
+  /// The units [first, end) a virtual register operand (or one component of it) names.
+  std::pair<uint32_t, uint32_t> units(const ori::Function &f, const Operand &o) const {
+    if (o.kind != OperandKind::VReg || o.reg >= f.numRegs(o.cls))
+      return {0, 0};
+    uint32_t k = f.flatRegIndex(o.cls, o.reg);
+    uint32_t b = firstUnit[k], e = firstUnit[k + 1];
+    if (o.sub != ori::kWholeReg)
+      return b + o.sub < e ? std::pair{b + o.sub, b + o.sub + 1u} : std::pair{0u, 0u};
+    return {b, e};
+  }
 };
 
 UnitLiveness computeUnitLiveness(const ori::Function &f) {
@@ -161,15 +173,7 @@ UnitLiveness computeUnitLiveness(const ori::Function &f) {
   for (uint32_t k = 0; k < nflat; ++k)
     for (uint32_t x = u.firstUnit[k]; x < u.firstUnit[k + 1]; ++x)
       u.unitToFlat[x] = k;
-  auto units = [&](const Operand &o) -> std::pair<uint32_t, uint32_t> {
-    if (o.kind != OperandKind::VReg || o.reg >= f.numRegs(o.cls))
-      return {0, 0};
-    uint32_t k = f.flatRegIndex(o.cls, o.reg);
-    uint32_t b = u.firstUnit[k], e = u.firstUnit[k + 1];
-    if (o.sub != ori::kWholeReg)
-      return b + o.sub < e ? std::pair{b + o.sub, b + o.sub + 1u} : std::pair{0u, 0u};
-    return {b, e};
-  };
+  auto units = [&](const Operand &o) { return u.units(f, o); };
   size_t nb = f.blocks.size();
   std::vector<llvm::BitVector> ue(nb, llvm::BitVector(nu)), kill(nb, llvm::BitVector(nu));
   for (size_t b = 0; b < nb; ++b) {
@@ -214,6 +218,103 @@ UnitLiveness computeUnitLiveness(const ori::Function &f) {
   return u;
 }
 
+/// Live segments of every unit, block by block, walking each block backwards from its
+/// live-out set (the BuildIntervals step of Wimmer and Franz, "Linear Scan Register
+/// Allocation on SSA Form", CGO 2010, per 32-bit unit and without SSA): a unit live out of
+/// the block is live to the block's last point; a read makes it live back to the write
+/// that reaches it, or to the block's first point; an unguarded write ends the segment (a
+/// guarded one does not: the old value may survive it); a write of a unit nobody reads
+/// occupies its register at the write point only.
+void computeSegments(const ori::Function &f, const UnitLiveness &live,
+                     const std::vector<int32_t> &flatToInterval, LiveInfo &li) {
+  constexpr uint32_t kClosed = UINT32_MAX;
+  uint32_t nu = live.firstUnit.empty() ? 0 : live.firstUnit.back();
+  std::vector<uint32_t> openEnd(nu, kClosed);
+  std::vector<uint32_t> open;
+  auto addSeg = [&](uint32_t x, uint32_t s, uint32_t e) {
+    uint32_t flat = live.unitToFlat[x];
+    if (int32_t k = flatToInterval[flat]; k >= 0)
+      li.intervals[static_cast<size_t>(k)].segs[x - live.firstUnit[flat]].push_back({s, e});
+  };
+  uint32_t i = 0; // instruction index of the block's first instruction
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    const auto &instrs = f.blocks[b].instrs;
+    if (instrs.empty())
+      continue;
+    uint32_t n = static_cast<uint32_t>(instrs.size());
+    uint32_t first = 2 * i, last = 2 * (i + n - 1) + 1;
+    if (b < live.liveOut.size())
+      for (unsigned x : live.liveOut[b].set_bits()) {
+        openEnd[x] = last;
+        open.push_back(x);
+      }
+    auto use = [&](const Operand &v, uint32_t at) {
+      auto [x0, x1] = live.units(f, v);
+      for (uint32_t x = x0; x < x1; ++x)
+        if (openEnd[x] == kClosed) {
+          openEnd[x] = at;
+          open.push_back(x);
+        }
+    };
+    for (uint32_t j = n; j-- > 0;) {
+      const Instr &in = instrs[j];
+      uint32_t usePt = 2 * (i + j), defPt = usePt + 1;
+      for (unsigned k = 0; k < in.numDefs && k < in.ops.size(); ++k) {
+        const Operand &d = in.ops[k];
+        if (d.kind != OperandKind::VReg)
+          continue;
+        auto [x0, x1] = live.units(f, d);
+        for (uint32_t x = x0; x < x1; ++x) {
+          if (openEnd[x] == kClosed) {
+            addSeg(x, defPt, defPt);
+          } else if (!in.isGuarded()) {
+            addSeg(x, defPt, openEnd[x]);
+            openEnd[x] = kClosed;
+          }
+        }
+      }
+      for (unsigned k = 0; k < in.ops.size(); ++k) {
+        const Operand &o = in.ops[k];
+        if (k < in.numDefs && o.kind == OperandKind::VReg)
+          continue;
+        for (const Operand &v : o.vregs())
+          use(v, usePt);
+      }
+      use(in.guard, usePt);
+    }
+    for (uint32_t x : open)
+      if (openEnd[x] != kClosed) {
+        addSeg(x, first, openEnd[x]);
+        openEnd[x] = kClosed;
+      }
+    open.clear();
+    i += n;
+  }
+  // Sorted, adjacent and overlapping segments merged (points are integers, so [a, p] and
+  // [p + 1, b] are one segment); the hull and the size follow.
+  for (Interval &iv : li.intervals)
+    for (unsigned k = 0; k < iv.width; ++k) {
+      auto &v = iv.segs[k];
+      if (v.empty())
+        continue;
+      llvm::sort(v, [](const Range &a, const Range &b) {
+        return a.start != b.start ? a.start < b.start : a.end < b.end;
+      });
+      size_t out = 0;
+      for (size_t j = 1; j < v.size(); ++j) {
+        if (v[j].start <= v[out].end + 1)
+          v[out].end = std::max(v[out].end, v[j].end);
+        else
+          v[++out] = v[j];
+      }
+      v.resize(out + 1);
+      iv.start = std::min(iv.start, v.front().start);
+      iv.end = std::max(iv.end, v.back().end);
+      for (const Range &r : v)
+        iv.size += r.end - r.start + 1;
+    }
+}
+
 } // namespace
 
 LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
@@ -242,7 +343,6 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
     int32_t k = flatToInterval[f.flatRegIndex(v.cls, v.reg)];
     return k < 0 ? nullptr : &li.intervals[k];
   };
-  auto cover = [](Interval &iv, uint32_t p, uint8_t sub = ori::kWholeReg) { iv.cover(p, sub); };
   ori::PhysRegSet all = everyAllocatable(t);
   uint32_t i = 0; // instruction index
   for (uint32_t b = 0; b < f.blocks.size(); ++b) {
@@ -266,17 +366,12 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
       // Virtual registers.
       for (unsigned k = 0; k < in.ops.size(); ++k) {
         const Operand &o = in.ops[k];
-        bool isDef = k < in.numDefs;
         for (const Operand &v : o.vregs())
-          if (Interval *iv = intervalOf(v)) {
-            cover(*iv, isDef && o.kind == OperandKind::VReg ? defPt : usePt, v.sub);
+          if (Interval *iv = intervalOf(v))
             iv->weight += depthWeight;
-          }
       }
-      if (Interval *iv = intervalOf(in.guard)) {
-        cover(*iv, usePt);
+      if (Interval *iv = intervalOf(in.guard))
         iv->weight += depthWeight;
-      }
       // Physical registers: reads close a busy range, writes open one.
       llvm::SmallVector<Operand, 4> reads, writes;
       for (unsigned k = 0; k < in.ops.size(); ++k) {
@@ -324,20 +419,9 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
       for (uint32_t x = 0; x < 256; ++x)
         if (auto &o = open[c][x]; o && (endsWithCallOrRet || !o->read))
           addFixed(li, static_cast<RegClass>(c), x, o->def, last);
-    // Live-in / live-out values cover the block's ends.
-    if (b < live.liveIn.size()) {
-      auto unitSub = [&](unsigned x) {
-        return static_cast<uint8_t>(x - live.firstUnit[live.unitToFlat[x]]);
-      };
-      for (unsigned x : live.liveIn[b].set_bits())
-        if (int32_t k = flatToInterval[live.unitToFlat[x]]; k >= 0)
-          cover(li.intervals[k], first, unitSub(x));
-      for (unsigned x : live.liveOut[b].set_bits())
-        if (int32_t k = flatToInterval[live.unitToFlat[x]]; k >= 0)
-          cover(li.intervals[k], last, unitSub(x));
-    }
   }
   li.numPoints = 2 * i;
+  computeSegments(f, live, flatToInterval, li);
   for (unsigned c = 0; c < ori::kNumRegClasses; ++c) {
     li.fixedMaxEnd[c].resize(li.fixed[c].size());
     for (size_t r = 0; r < li.fixed[c].size(); ++r) {
@@ -354,7 +438,7 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
   for (Interval &iv : li.intervals) {
     if (iv.empty())
       continue;
-    iv.weight /= 1.0 + (iv.end - iv.start) / 2.0;
+    iv.weight /= 1.0 + iv.size / 2.0;
   }
   for (auto [c, n] : spillTemps)
     if (Interval *iv = intervalOf(Operand::vreg(c, n)))

@@ -3,7 +3,7 @@
 /// \file
 /// The pieces of AllocateRegisters (allocate_registers.cpp runs them in this order):
 ///   coalesce.cpp        copies of values that never change merged with their source;
-///   live_intervals.cpp  program points, one conservative interval per virtual register,
+///   live_intervals.cpp  program points, live ranges with holes per virtual register,
 ///                       the busy ranges of physical registers named before allocation
 ///                       (calling-convention copies) and of call clobbers, spill weights
 ///                       and copy hints;
@@ -20,6 +20,8 @@
 #include "ori/ori.h"
 #include "regalloc/regalloc.h"
 #include "targets/target.h"
+
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
@@ -46,27 +48,20 @@ struct Interval {
   ori::RegClass cls;
   uint32_t num;         ///< virtual register number
   uint8_t width = 1;
-  uint32_t start = UINT32_MAX, end = 0; ///< hull of the components' ranges
-  /// Per 32-bit component of a pair/quad: its own hull (a component never named is empty),
-  /// so that a pair whose low half is written while another pair's high half is still read
-  /// may share registers with it where the halves do not overlap.
-  std::array<uint32_t, 4> compStart{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-  std::array<uint32_t, 4> compEnd{0, 0, 0, 0};
+  uint32_t start = UINT32_MAX, end = 0; ///< hull of the components' segments
+  /// Per 32-bit component of a pair/quad: the points where it is live, as sorted disjoint
+  /// closed ranges (a component never named has none). Holes are where the value is dead
+  /// (between a last use and the next definition, in the other arm of a branch), so other
+  /// values may use the register there; components are separate, so a pair whose low half
+  /// is written while another pair's high half is still read may share registers with it.
+  std::array<llvm::SmallVector<Range, 2>, 4> segs;
+  uint32_t size = 0;    ///< live points over all components
   double weight = 0;    ///< spill cost: use/def count weighted by loop depth, per length
   bool unspillable = false; ///< spill temporaries (and values too short to gain from it)
   int32_t hint = -1;    ///< a physical register a copy to/from it names
   int32_t hintVReg = -1; ///< or a virtual register whose register it would like to share
   bool empty() const { return start == UINT32_MAX; }
-  bool compEmpty(unsigned k) const { return compStart[k] == UINT32_MAX; }
-  void cover(uint32_t p, uint8_t sub) {
-    start = std::min(start, p);
-    end = std::max(end, p);
-    for (unsigned k = 0; k < width; ++k)
-      if (sub == ori::kWholeReg || sub == k) {
-        compStart[k] = std::min(compStart[k], p);
-        compEnd[k] = std::max(compEnd[k], p);
-      }
-  }
+  bool compEmpty(unsigned k) const { return segs[k].empty(); }
 };
 
 struct LiveInfo {
@@ -94,7 +89,7 @@ bool fixedOverlaps(const LiveInfo &li, ori::RegClass c, uint32_t r, uint32_t s, 
 
 /// A definition spill code may repeat before each use instead of storing its value: a
 /// single unguarded whole write with no register source (MOV/UMOV of a constant, LDC/ULDC,
-/// `IADD3 d, R1, imm, RZ`).
+/// `IADD3 d, R1, imm, RZ`, S2R of a stable special register).
 bool rematerializable(const ori::Instr &in, const Target &t);
 
 /// Spill code: for every victim, either rematerialize its single constant definition before

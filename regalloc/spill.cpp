@@ -9,18 +9,23 @@
 /// and the allocator runs again.
 ///   R   LDL/STL[.64/.128] t, [R1 + slot]; a write of one component stores only that word;
 ///       a guarded write loads the old value first (the temporary must not be live-in)
-///   P   through an R temporary: SEL r, RZ, 0x1, !p ; STL  and  LDL ; ISETP.NE.AND p, PT, r, RZ, PT
+///   P   into an R register of its own (no frame slot): SEL r, RZ, 0x1, !p  after each
+///       write, ISETP.NE.AND p, PT, r, RZ, PT before each read; r is an ordinary value
+///       (ptxas keeps predicates in R registers too, with P2R/R2P)
 ///   UR  through R temporaries: MOV r, u ; STL  and  LDL ; R2UR u, r (per 32-bit component)
 /// Rematerialization instead of a slot: a victim with a single unguarded whole definition
 /// whose sources are constants (MOV/UMOV of an immediate, a constant-bank word or R1,
-/// LDC/ULDC, `IADD3 d, R1, imm, RZ` - a local address) is recomputed before each reader, and its
-/// definition deleted (ptxas rematerializes constant loads the same way).
+/// LDC/ULDC, `IADD3 d, R1, imm, RZ` - a local address) or a special register that a thread
+/// always reads the same (S2R of %tid, %ctaid, %laneid, ...: ori::specialRegIsStable) is
+/// recomputed before each reader, and its definition deleted (ptxas rematerializes constant
+/// loads the same way).
 /// Slots follow the PTX .local variables in the frame, each at its natural alignment;
 /// FrameInfo counts the bytes of spill stores and loads the code contains (ptxas -v).
 //===----------------------------------------------------------------------------------===//
 #include "regalloc/regalloc_internal.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ptxmini::ra {
 
@@ -120,6 +125,14 @@ bool rematerializable(const Instr &in, const Target &t) {
   case Opcode::ULDC:
   case Opcode::IADD3:
     break;
+  case Opcode::S2R:
+    // A special register whose value one thread always reads the same (%tid, %ctaid,
+    // %laneid, the lane masks): reading it again costs no frame slot and no store.
+    for (const Operand &u : in.uses())
+      if (u.kind != OperandKind::SReg ||
+          !ori::specialRegIsStable(static_cast<ori::SpecialReg>(u.reg)))
+        return false;
+    return true;
   default:
     return false;
   }
@@ -140,6 +153,8 @@ struct SpillCtx {
   ori::Function &f;
   const Target &t;
   std::vector<std::pair<RegClass, uint32_t>> &temps;
+  /// The R register that holds the current P victim instead of a frame slot.
+  std::optional<Operand> home;
 
   Operand temp(RegClass c, uint8_t width) {
     Operand r = f.newReg(c, width);
@@ -162,12 +177,14 @@ void emitLoad(SpillCtx &sc, const Operand &t, int32_t slot, std::vector<Instr> &
     break;
   }
   case RegClass::P: {
-    Operand r = sc.temp(RegClass::R, 1);
-    out.push_back(make(Opcode::LDL, {r}, {addr}));
+    Operand r = sc.home ? *sc.home : sc.temp(RegClass::R, 1);
+    if (!sc.home)
+      out.push_back(make(Opcode::LDL, {r}, {addr}));
     out.push_back(make(Opcode::ISETP, {t, Operand::fixed(RegClass::P)},
                        {r, Operand::fixed(RegClass::R), Operand::fixed(RegClass::P)},
                        {Modifier::NE, Modifier::AND}));
-    fr.spillLoadBytes += 4;
+    if (!sc.home)
+      fr.spillLoadBytes += 4;
     break;
   }
   case RegClass::UR: {
@@ -205,11 +222,14 @@ void emitStore(SpillCtx &sc, const Operand &t, uint8_t sub, int32_t slot, const 
     break;
   }
   case RegClass::P: {
-    Operand r = sc.temp(RegClass::R, 1);
+    Operand r = sc.home ? *sc.home : sc.temp(RegClass::R, 1);
     Operand np = v;
     np.mods |= ori::OM_NOT;
     out.push_back(make(Opcode::SEL, {r}, {Operand::fixed(RegClass::R), Operand::intImm(1), np}));
+    if (sc.home)
+      break;
     out.push_back(make(Opcode::STL, {}, {addr, r}));
+    fr.spillStoreBytes += 4 * width;
     break;
   }
   case RegClass::UR: {
@@ -225,7 +245,8 @@ void emitStore(SpillCtx &sc, const Operand &t, uint8_t sub, int32_t slot, const 
   default:
     break;
   }
-  fr.spillStoreBytes += 4 * width;
+  if (t.cls != RegClass::P)
+    fr.spillStoreBytes += 4 * width;
   for (size_t k = first; k < out.size(); ++k)
     out[k].guard = guard;
 }
@@ -235,7 +256,7 @@ void emitStore(SpillCtx &sc, const Operand &t, uint8_t sub, int32_t slot, const 
 bool insertSpillCode(ori::Function &f, const Target &t,
                      const std::vector<std::pair<RegClass, uint32_t>> &victims,
                      std::vector<std::pair<RegClass, uint32_t>> &spillTemps, std::string &error) {
-  SpillCtx sc{f, t, spillTemps};
+  SpillCtx sc{f, t, spillTemps, std::nullopt};
   for (auto [c, n] : victims) {
     uint8_t width = f.regInfo(c, n).width;
     // Rematerialize a single constant definition.
@@ -274,14 +295,22 @@ bool insertSpillCode(ori::Function &f, const Target &t,
       error = "spilling " + std::string(ori::pregPrefix(c)) + " registers is not supported";
       return false;
     }
-    // A slot after the locals and earlier slots, at the value's natural alignment (P and
-    // UR values go through R words).
-    ori::FrameInfo &fr = f.frame;
-    uint32_t align = 4 * width;
-    uint32_t end = fr.localBytes + fr.spillSlotBytes;
-    uint32_t slot = alignUp(end, align);
-    fr.spillSlotBytes = slot + 4 * width - fr.localBytes;
-    fr.align = std::max(fr.align, align);
+    // A P value lives on in an R register of its own (0 or 1: SEL after each write,
+    // ISETP before each read), which is an ordinary value the next round may keep in a
+    // register or spill in turn; R and UR values get a slot after the locals and earlier
+    // slots, at the value's natural alignment (UR values go through R words).
+    uint32_t slot = 0;
+    sc.home.reset();
+    if (c == RegClass::P) {
+      sc.home = f.newReg(RegClass::R, 1);
+    } else {
+      ori::FrameInfo &fr = f.frame;
+      uint32_t align = 4 * width;
+      uint32_t end = fr.localBytes + fr.spillSlotBytes;
+      slot = alignUp(end, align);
+      fr.spillSlotBytes = slot + 4 * width - fr.localBytes;
+      fr.align = std::max(fr.align, align);
+    }
     for (ori::Block &b : f.blocks) {
       std::vector<Instr> out;
       out.reserve(b.instrs.size());

@@ -24,8 +24,11 @@ case "$mode" in
     rm -f "$cubin"
     # kernels/<name>.flags: extra ptxas-mini options (knobs that force a code path, e.g. a
     # small register limit so the allocator must spill), one line.
-    flags=""
-    [ -f "$base.flags" ] && flags=$(head -n 1 "$base.flags")
+    # PTXMINI_EXEC_FLAGS (environment): more options for every kernel, e.g.
+    # PTXMINI_EXEC_FLAGS='-knob RegAllocLimit=24 -knob ValidateIR=true' ctest -L exec runs the
+    # whole suite with the allocator forced to spill.
+    flags="${PTXMINI_EXEC_FLAGS:-}"
+    [ -f "$base.flags" ] && flags="$flags $(head -n 1 "$base.flags")"
     if ! out=$("$bin/ptxas-mini" -arch=sm_90 $flags "$ptx" -o "$cubin" 2>&1) || [ ! -s "$cubin" ]; then
       # Only a construct the code generator declares unsupported is a skip; any other
       # failure (an internal error, a crash, a validation error) fails the test.

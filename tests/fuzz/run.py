@@ -28,6 +28,7 @@ import collections
 import multiprocessing
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -57,12 +58,13 @@ def opt_phases(mini):
 
 
 def configs():
-    mini, ptxas = CFG["mini"], CFG["ptxas"]
+    ptxas = CFG["ptxas"]
     extra = [x for k in CFG.get("mini_knobs", []) for x in ("-knob", k)]
-    c = [("ptxas-O0", [ptxas, "-arch=sm_90", "-O0"]), ("mini-O0", [mini, "-arch=sm_90", "-O0"] + extra),
-         ("mini-O3", [mini, "-arch=sm_90", "-O3"] + extra)]
+    mini = [CFG["mini"], "-arch=sm_90"] + CFG["mini_flags"] + extra
+    c = [("ptxas-O0", [ptxas, "-arch=sm_90", "-O0"]), ("mini-O0", mini + ["-O0"]),
+         ("mini-O3", mini + ["-O3"])]
     for p in CFG["phases"]:
-        c.append(("mini-O3-no-" + p, [mini, "-arch=sm_90", "-O3", "-knob", "DisablePhases=" + p] + extra))
+        c.append(("mini-O3-no-" + p, mini + ["-O3", "-knob", "DisablePhases=" + p]))
     c.append(("ptxas-O3", [ptxas, "-arch=sm_90", "-O3"]))
     return c
 
@@ -191,6 +193,9 @@ def main():
     ap.add_argument("--phases", default="", help="only these DisablePhases configurations (comma-separated names)")
     ap.add_argument("--mini-knob", action="append", default=[],
                     help="NAME=VALUE passed to every ptxas-mini configuration (repeatable), e.g. to force a code path")
+    ap.add_argument("--mini-flags", default="",
+                    help="extra ptxas-mini options for every ptxas-mini configuration, e.g. "
+                         "'-knob RegAllocLimit=24' to force spilling")
     a = ap.parse_args()
     if not a.ptxas or not os.path.exists(a.ptxas):
         print("SKIPPED: ptxas not found (%s)" % a.ptxas)
@@ -200,7 +205,7 @@ def main():
         if not os.path.exists(os.path.join(a.bin, t)):
             print("error: %s not built in %s" % (t, a.bin))
             return 1
-    CFG.update(mini=mini, ptxas=a.ptxas, exec_run=os.path.join(a.bin, "exec-run"),
+    CFG.update(mini=mini, mini_flags=shlex.split(a.mini_flags), ptxas=a.ptxas, exec_run=os.path.join(a.bin, "exec-run"),
                sass_mc=os.path.join(a.bin, "sass-mc"), size=a.size,
                features=[f for f in a.features.split(",") if f],
                results=os.path.abspath(a.results) if a.results else "",
