@@ -60,6 +60,12 @@ bool isCandidate(const ori::Function &f, const Instr &in) {
     return false;
   if (c.kind != OperandKind::CBank || c.hasCbankIndex())
     return false;
+  // Sub-word loads (LDC.U8/.S8/.U16/.S16) stay on the vector path: nvdisasm 13.2 rejects
+  // ULDC.U16 ("Unrecognized operation for functional unit 'uC'", corpus ggml clamp.ptx, the
+  // half kernel), although our ULDC form row spells those sizes (a GUESS carried over from LDC).
+  for (ori::Modifier m : {ori::Modifier::U8, ori::Modifier::S8, ori::Modifier::U16, ori::Modifier::S16})
+    if (in.hasModifier(m))
+      return false;
   return f.regInfo(d.cls, d.reg).defCount == 1;
 }
 

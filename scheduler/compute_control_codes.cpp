@@ -36,6 +36,9 @@
 #include "phases/phase_manager.h"
 #include "scheduler/instr_deps.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -455,9 +458,21 @@ struct CcCtx {
         unsigned need = timeBlock(b, st);
         if (!need)
           continue;
-        for (uint32_t p : f.blocks[b].preds) {
-          if (f.blocks[p].instrs.empty())
+        // The need is paid by the last instruction of every predecessor that has one; an
+        // empty predecessor (a block OriBranchOpt emptied) passes it on to its own
+        // predecessors. (Skipping empty ones left a DADD read 6 cycles after its producer
+        // across `@!P5 BRA` + an empty block: corpus pricingengine.ptx, hazard checker.)
+        llvm::SmallVector<uint32_t, 8> work(f.blocks[b].preds.begin(), f.blocks[b].preds.end());
+        llvm::SmallVector<uint32_t, 8> seen;
+        while (!work.empty()) {
+          uint32_t p = work.pop_back_val();
+          if (llvm::is_contained(seen, p))
             continue;
+          seen.push_back(p);
+          if (f.blocks[p].instrs.empty()) {
+            work.append(f.blocks[p].preds.begin(), f.blocks[p].preds.end());
+            continue;
+          }
           gap[first[p] + static_cast<uint32_t>(f.blocks[p].instrs.size()) - 1] += need;
           changed = true;
         }
