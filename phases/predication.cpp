@@ -38,7 +38,7 @@
 ///     physical register (ABI registers are not tracked by liveness);
 ///   - it does not write P (the guard must keep its value over both arms).
 /// The two arms together hold at most OriPredicationBudget instructions (GUESS: the seeds
-/// name no knob; 8 covers the short arms ptxas converts).
+/// name no knob; 4 by default: 8 made ggml argsort.ptx spill 4,160 bytes where 4 spills none).
 ///
 /// Speculation (ptxas's unguarded arm): an instruction of an arm runs unguarded when it is
 /// pure (no effect, no load but an index-free LDC, no unstable special register) and every
