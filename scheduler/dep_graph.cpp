@@ -2,6 +2,7 @@
 #include "scheduler/dep_graph.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace ptxmini::sched {
@@ -54,8 +55,23 @@ DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, 
   };
   std::vector<int32_t> lastWriter(kNumRegKeys, -1);
   std::vector<std::vector<uint32_t>> readersSince(kNumRegKeys);
+  // Memory order. Instructions with effects stay in order among themselves (lastSide). A
+  // plain load or store (opcodes.def OF_GMEM/OF_SMEM/OF_LMEM, not volatile) is ordered only
+  // against effects that may touch one of its state spaces: a global load may pass a spill
+  // store (STL), a shared load a global store. Everything else is ordered against all.
+  constexpr unsigned kSpaces = 3;
+  auto spaceMask = [](const ori::Instr &in) -> unsigned {
+    const ori::OpcodeInfo &info = in.info();
+    if (in.hasFlag(ori::IF_Volatile_bit) || info.has(ori::OF_LD) == info.has(ori::OF_ST))
+      return 0; // not a plain access: every space
+    return (info.has(ori::OF_GMEM) ? 1u : 0u) | (info.has(ori::OF_SMEM) ? 2u : 0u) |
+           (info.has(ori::OF_LMEM) ? 4u : 0u);
+  };
   int32_t lastSide = -1, lastFence = -1;
-  std::vector<uint32_t> loadsSinceSide, sinceFence;
+  std::array<int32_t, kSpaces> lastSideIn;
+  lastSideIn.fill(-1);
+  std::array<std::vector<uint32_t>, kSpaces> loadsSinceSideIn;
+  std::vector<uint32_t> sinceFence;
   for (uint32_t j = 0; j < n; ++j) {
     const ori::Instr &in = b.instrs[j];
     const InstrDeps &d = deps[j];
@@ -89,13 +105,19 @@ DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, 
     } else if (lastFence >= 0) {
       edge(static_cast<uint32_t>(lastFence), j, 0);
     }
+    unsigned mask = (fence || !(side || load)) ? 0 : spaceMask(in);
+    unsigned touched = mask ? mask : (1u << kSpaces) - 1;
     if (side || fence) {
       if (lastSide >= 0)
         edge(static_cast<uint32_t>(lastSide), j, 0);
-      for (uint32_t l : loadsSinceSide)
-        edge(l, j, 0);
-    } else if (load && lastSide >= 0) {
-      edge(static_cast<uint32_t>(lastSide), j, 0);
+      for (unsigned s = 0; s < kSpaces; ++s)
+        if (touched & (1u << s))
+          for (uint32_t l : loadsSinceSideIn[s])
+            edge(l, j, 0);
+    } else if (load) {
+      for (unsigned s = 0; s < kSpaces; ++s)
+        if ((touched & (1u << s)) && lastSideIn[s] >= 0)
+          edge(static_cast<uint32_t>(lastSideIn[s]), j, 0);
     }
     // Bookkeeping after the edges into j.
     for (const RegRead &r : d.reads)
@@ -106,9 +128,15 @@ DepGraph buildDepGraph(const ori::Block &b, const std::vector<InstrDeps> &deps, 
     }
     if (side || fence) {
       lastSide = static_cast<int32_t>(j);
-      loadsSinceSide.clear();
+      for (unsigned s = 0; s < kSpaces; ++s)
+        if (touched & (1u << s)) {
+          lastSideIn[s] = static_cast<int32_t>(j);
+          loadsSinceSideIn[s].clear();
+        }
     } else if (load) {
-      loadsSinceSide.push_back(j);
+      for (unsigned s = 0; s < kSpaces; ++s)
+        if (touched & (1u << s))
+          loadsSinceSideIn[s].push_back(j);
     }
     if (fence) {
       lastFence = static_cast<int32_t>(j);
