@@ -164,6 +164,31 @@ bool Instr::hasEffects() const {
          hasFlag(IF_Volatile_bit);
 }
 
+bool Instr::isPureValue() const {
+  const OpcodeInfo &i = info();
+  if (hasEffects() || i.has(OF_WARP) || (i.has(OF_LD) && op != Opcode::LDC))
+    return false;
+  if (op == Opcode::R2P || op == Opcode::P2R || op == Opcode::NOP)
+    return false;
+  for (const Operand &o : ops) {
+    if (o.kind == OperandKind::PReg && !o.isFixed())
+      return false;
+    if (o.kind == OperandKind::SReg && !specialRegIsStable(static_cast<SpecialReg>(o.reg)))
+      return false;
+    for (const Operand &v : o.vregs())
+      if (v.kind == OperandKind::PReg && !v.isFixed())
+        return false;
+  }
+  bool anyVRegDef = false;
+  for (const Operand &d : defs()) {
+    if (d.kind == OperandKind::VReg)
+      anyVRegDef = true;
+    else if (!(d.kind == OperandKind::PReg && d.isFixed()))
+      return false;
+  }
+  return anyVRegDef;
+}
+
 bool Instr::writesVReg(RegClass c, uint32_t reg) const {
   for (const Operand &d : defs())
     if (d.kind == OperandKind::VReg && d.cls == c && d.reg == reg)

@@ -414,6 +414,17 @@ struct Instr {
   /// being unused or redundant: a side effect, a store, a barrier, a branch or terminator, or
   /// a volatile access.
   bool hasEffects() const;
+  /// A computation of virtual registers from operands that mean the same wherever it runs, so
+  /// it may be moved (hoisted, computed once): no effect, not warp-synchronous, no load but
+  /// LDC, no R2P/P2R/NOP (predicates the operand list does not name), no non-fixed predicate
+  /// operand, no unstable special register, and it defines at least one virtual register and
+  /// nothing else but fixed predicates (PT). Callers add their own rules (guards, indices).
+  bool isPureValue() const;
+  /// A plain direct branch: BRA with no modifier and one block operand (guarded or not).
+  bool isPlainBranch() const {
+    return op == Opcode::BRA && mods.empty() && uses().size() == 1 &&
+           uses()[0].kind == OperandKind::Block;
+  }
   /// Whether one of its definitions is virtual register (c, reg) (whole or a component).
   bool writesVReg(RegClass c, uint32_t reg) const;
   /// Ends the block unconditionally: an unguarded terminator.

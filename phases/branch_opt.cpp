@@ -33,16 +33,12 @@ using ori::Opcode;
 using ori::Operand;
 using ori::OperandKind;
 
-bool isPlainBra(const Instr &in) {
-  return in.op == Opcode::BRA && in.mods.empty() && in.uses().size() == 1 &&
-         in.uses()[0].kind == OperandKind::Block;
-}
 /// The block a branch goes to.
 uint32_t target(const Instr &in) { return in.uses()[0].reg; }
 
 /// The block holds exactly one instruction, an unguarded plain branch.
 std::optional<uint32_t> onlyBranch(const ori::Block &b) {
-  if (b.instrs.size() == 1 && isPlainBra(b.instrs[0]) && !b.instrs[0].isGuarded() &&
+  if (b.instrs.size() == 1 && b.instrs[0].isPlainBranch() && !b.instrs[0].isGuarded() &&
       b.instrs[0].guard.kind == OperandKind::None)
     return target(b.instrs[0]);
   return std::nullopt;
@@ -76,7 +72,7 @@ bool simplifyOnce(ori::Function &f, PhaseContext &) {
     if (blk.instrs.empty())
       continue;
     Instr &last = blk.instrs.back();
-    if (!isPlainBra(last))
+    if (!last.isPlainBranch())
       continue;
     // 1. constant guards
     if (auto g = constGuard(last)) {
@@ -137,7 +133,7 @@ bool branchesToExit(ori::Function &f) {
     if (blk.instrs.empty() || blk.loopDepth != 0)
       continue;
     Instr &last = blk.instrs.back();
-    if (!isPlainBra(last) || !onlyExit(f.blocks[target(last)]))
+    if (!last.isPlainBranch() || !onlyExit(f.blocks[target(last)]))
       continue;
     Instr e(Opcode::EXIT);
     e.guard = last.guard;

@@ -42,36 +42,13 @@ using ori::Operand;
 using ori::OperandKind;
 
 bool movable(const Instr &in) {
-  const ori::OpcodeInfo &info = in.info();
-  if (in.hasEffects() || info.has(ori::OF_WARP) || in.guard.kind != OperandKind::None)
+  if (in.guard.kind != OperandKind::None || !in.isPureValue())
     return false;
-  if (info.has(ori::OF_LD)) {
-    if (in.op != Opcode::LDC)
-      return false;
+  if (in.info().has(ori::OF_LD))
     for (const Operand &u : in.uses())
       if (u.hasCbankIndex())
         return false;
-  }
-  if (in.op == Opcode::R2P || in.op == Opcode::P2R || in.op == Opcode::NOP)
-    return false;
-  for (const Operand &o : in.ops) {
-    if (o.kind == OperandKind::PReg && !o.isFixed())
-      return false;
-    if (o.kind == OperandKind::SReg &&
-        !ori::specialRegIsStable(static_cast<ori::SpecialReg>(o.reg)))
-      return false;
-    for (const Operand &v : o.vregs())
-      if (v.kind == OperandKind::PReg && !v.isFixed())
-        return false;
-  }
-  bool anyDef = false;
-  for (const Operand &d : in.defs()) {
-    if (d.kind == OperandKind::VReg)
-      anyDef = true;
-    else if (!(d.kind == OperandKind::PReg && d.isFixed()))
-      return false;
-  }
-  return anyDef;
+  return true;
 }
 
 bool sameInstr(const Instr &a, const Instr &b) {

@@ -76,41 +76,13 @@ using ori::SpecialReg;
 /// Whether the instruction, by its opcode and operands alone, may be computed once in the
 /// preheader instead of in the loop (rule 1 of the file comment).
 bool movableKind(const Instr &in) {
-  const ori::OpcodeInfo &info = in.info();
-  if (in.hasEffects())
-    return false;
-  if (info.has(ori::OF_LD) && in.op != Opcode::LDC)
-    return false;
-  if (isWarpSynchronous(in))
-    return false; // warp votes, shuffles, mma.sync: their result depends on the active threads
-  switch (in.op) {
-  case Opcode::NOP:
-  case Opcode::R2P: // writes predicates the operand list does not show
-  case Opcode::P2R: // reads predicates the operand list does not show
   // Takes a value the compiler knows to be the same in every active thread; in the
   // preheader more threads may be active than where it stood (GUESS: kept in place).
-  case Opcode::R2UR:
+  if (in.op == Opcode::R2UR)
     return false;
-  default:
-    break;
-  }
-  for (const Operand &o : in.ops) {
-    if (o.kind == OperandKind::PReg && !o.isFixed())
-      return false;
-    if (o.kind == OperandKind::SReg && !ori::specialRegIsStable(static_cast<SpecialReg>(o.reg)))
-      return false;
-    for (const Operand &v : o.vregs())
-      if (v.kind == OperandKind::PReg && !v.isFixed())
-        return false;
-  }
-  bool anyVRegDef = false;
-  for (const Operand &d : in.defs()) {
-    if (d.kind == OperandKind::VReg)
-      anyVRegDef = true;
-    else if (!(d.kind == OperandKind::PReg && d.isFixed()))
-      return false;
-  }
-  return anyVRegDef;
+  // Warp votes, shuffles, mma.sync (their result depends on the active threads), loads other
+  // than LDC, effects: Instr::isPureValue.
+  return in.isPureValue();
 }
 
 struct HoistCtx {

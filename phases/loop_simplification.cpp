@@ -58,9 +58,7 @@ bool inLoop(const ori::Loop &l, uint32_t b) {
 }
 
 bool isPlainBraTo(const Instr &in, uint32_t target) {
-  return in.op == Opcode::BRA && in.mods.empty() && !in.isGuarded() &&
-         in.uses().size() == 1 && in.uses()[0].kind == OperandKind::Block &&
-         in.uses()[0].reg == target;
+  return in.isPlainBranch() && !in.isGuarded() && in.uses()[0].reg == target;
 }
 
 /// The block whose end falls through into block h (not an unconditional terminator), if any.

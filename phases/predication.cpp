@@ -69,12 +69,8 @@ using ori::Opcode;
 using ori::Operand;
 using ori::OperandKind;
 
-bool isPlainBra(const Instr &in) {
-  return in.op == Opcode::BRA && in.mods.empty() && in.uses().size() == 1 &&
-         in.uses()[0].kind == OperandKind::Block;
-}
 bool isUnguardedBraTo(const Instr &in, uint32_t x) {
-  return isPlainBra(in) && in.guard.kind == OperandKind::None && in.uses()[0].reg == x;
+  return in.isPlainBranch() && in.guard.kind == OperandKind::None && in.uses()[0].reg == x;
 }
 
 /// Why `in` may not run under a guard; nullptr when it may.
@@ -186,7 +182,7 @@ std::vector<const Instr *> armBody(const ori::Function &f, const Arm &a) {
   for (uint32_t b = a.first; b <= a.last; ++b)
     for (const Instr &in : f.blocks[b].instrs)
       v.push_back(&in);
-  if (!v.empty() && isPlainBra(*v.back()))
+  if (!v.empty() && v.back()->isPlainBranch())
     v.pop_back();
   return v;
 }
@@ -197,7 +193,7 @@ std::optional<Candidate> match(const ori::Function &f, uint32_t h, std::string &
   if (hb.instrs.empty())
     return std::nullopt;
   const Instr &br = hb.instrs.back();
-  if (!isPlainBra(br) || !br.isGuarded() || br.guard.kind != OperandKind::VReg)
+  if (!br.isPlainBranch() || !br.isGuarded() || br.guard.kind != OperandKind::VReg)
     return std::nullopt;
   if (br.guard.cls != ori::RegClass::P) {
     why = "uniform predicate";
@@ -217,7 +213,7 @@ std::optional<Candidate> match(const ori::Function &f, uint32_t h, std::string &
     return Candidate{h, ta, std::nullopt, taken};
   // Diamond: T ends with BRA X, the taken arm E follows it.
   const ori::Block &tl = f.blocks[ta.last];
-  if (taken != ta.last + 1 || tl.instrs.empty() || !isPlainBra(tl.instrs.back()) ||
+  if (taken != ta.last + 1 || tl.instrs.empty() || !tl.instrs.back().isPlainBranch() ||
       tl.instrs.back().guard.kind != OperandKind::None) {
     why = "not a triangle or diamond";
     return std::nullopt;
@@ -247,7 +243,7 @@ std::optional<Instr> moveArm(ori::Function &f, const Arm &a, uint32_t into, cons
     f.blocks[b].instrs.clear();
   }
   std::optional<Instr> last;
-  if (!body.empty() && isPlainBra(body.back())) {
+  if (!body.empty() && body.back().isPlainBranch()) {
     last = std::move(body.back());
     body.pop_back();
   }
