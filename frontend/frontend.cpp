@@ -50,7 +50,8 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
     }
   };
 
-  ParseResult res = parsePtx(text, fileName, *m, diag, maxErrors, pending);
+  ParseResult res =
+      parsePtx(text, fileName, *m, diag, maxErrors, pending, opts.directStatements);
   if (res.syntaxErrors || diag.errorCount() != errorsAtStart) {
     flush();
     return nullptr;
@@ -80,11 +81,25 @@ std::unique_ptr<ptx::Module> parseFile(const std::string &path, const FrontendOp
   std::ifstream in(path, std::ios::binary);
   if (!in)
     diag.fatal("Input file '" + path + "' could not be opened");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // One buffer of the file's size (a stringstream would hold up to two more copies of the
+  // text while it is parsed: its growing buffer and the string it hands out).
+  std::string text;
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.read(text.data(), size);
+    text.resize(static_cast<size_t>(in.gcount()));
+  } else { // not seekable (a pipe): read to the end
+    in.clear();
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
   if (in.bad())
     diag.fatal("Input file '" + path + "' could not be read");
-  return parseText(ss.str(), path, opts, diag);
+  return parseText(text, path, opts, diag);
 }
 
 std::span<const char *const> ptxIsaVersions() {

@@ -26,6 +26,9 @@ struct FrontendOptions {
   std::string arch = "sm_75";
   /// Stop reporting after this many errors (ptxas keeps going within reason).
   unsigned maxErrors = 20;
+  /// Build plain body statements straight from the tokens instead of through the parse tree
+  /// (ptx_parse.cpp, FastScanner); the AST is identical, false exists for the test of that.
+  bool directStatements = true;
 };
 
 /// Reads `path`, parses and checks it. A missing or unreadable file is a fatal error.

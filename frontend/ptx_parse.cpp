@@ -2,11 +2,14 @@
 ///
 /// \file
 /// For each chunk from splitTopLevel():
-///   1. lex and parse with SLL prediction and a bail-out error strategy (fast path, the
-///      grammar is LL(1)/LL(2) almost everywhere);
+///   1. lex (ptx_lexer.h, a hand-coded copy of the grammar's lexer rules), set aside the
+///      plain body statements and numeric initializer lists that are built straight from
+///      the tokens (FastScanner below), and parse the rest with SLL prediction and a
+///      bail-out error strategy (the grammar is LL(1)/LL(2) almost everywhere);
 ///   2. on failure, parse again with full LL and ANTLR's default recovery to get the
 ///      precise offending token for the message;
-///   3. walk the tree (ChunkBuilder) and append AST nodes to the module;
+///   3. walk the tree (ChunkBuilder) and append AST nodes to the module, merging in the
+///      statements built from tokens by source position;
 ///   4. destroy the parser, which frees the tree and the tokens.
 /// Chunks nested deeper than kMaxNesting are refused before parsing (the parser and the
 /// builder recurse on nesting), so no input can exhaust the stack.
@@ -15,6 +18,7 @@
 
 #include "frontend/ptx_chunker.h"
 #include "frontend/ptx_instr_table.h"
+#include "frontend/ptx_lexer.h"
 
 #include "PTXLexer.h"
 #include "PTXParser.h"
@@ -34,58 +38,6 @@ using antlr4::tree::TerminalNode;
 using P = PTXParser;
 
 constexpr unsigned kMaxNesting = 200;
-
-/// The generated lexer, with one PTX spelling it cannot express by longest match: a
-/// declaration keyword glued to the type that follows (`.reg.b16 hl, hu;`, which ptxas
-/// accepts and nvcc's inline-asm headers write). DOT_ID would swallow `.reg.b16` whole; this
-/// splits such a token into the keyword (REG, PARAM, ...) and a DOT_ID for the rest, with
-/// the columns of the original text, so the grammar sees `.reg .b16`.
-class PtxTokenSource : public PTXLexer {
-public:
-  using PTXLexer::PTXLexer;
-
-  std::unique_ptr<Token> nextToken() override {
-    if (!pending_.empty()) {
-      std::unique_ptr<Token> t = std::move(pending_.front());
-      pending_.erase(pending_.begin());
-      return t;
-    }
-    std::unique_ptr<Token> t = PTXLexer::nextToken();
-    if (t->getType() != PTXLexer::DOT_ID)
-      return t;
-    std::string text = t->getText();
-    static constexpr std::pair<std::string_view, size_t> kKeywords[] = {
-        {".reg", PTXLexer::REG},       {".param", PTXLexer::PARAM}, {".global", PTXLexer::GLOBAL},
-        {".shared", PTXLexer::SHARED}, {".const", PTXLexer::CONST}, {".local", PTXLexer::LOCAL},
-        {".align", PTXLexer::ALIGN}};
-    for (auto [kw, type] : kKeywords) {
-      if (text.size() <= kw.size() || text.compare(0, kw.size(), kw) != 0 ||
-          text[kw.size()] != '.')
-        continue;
-      auto piece = [&](size_t from, size_t len, size_t ttype) {
-        auto c = std::make_unique<antlr4::CommonToken>(
-            std::make_pair<antlr4::TokenSource *, antlr4::CharStream *>(this, getInputStream()),
-            ttype, t->getChannel(), t->getStartIndex() + from,
-            t->getStartIndex() + from + len - 1);
-        c->setText(text.substr(from, len));
-        c->setLine(t->getLine());
-        c->setCharPositionInLine(t->getCharPositionInLine() + from);
-        return c;
-      };
-      pending_.push_back(piece(kw.size(), text.size() - kw.size(), PTXLexer::DOT_ID));
-      return piece(0, kw.size(), type);
-    }
-    return t;
-  }
-
-  void reset() override {
-    pending_.clear();
-    PTXLexer::reset();
-  }
-
-private:
-  std::vector<std::unique_ptr<Token>> pending_;
-};
 
 /// Turns ANTLR's syntax errors into ptxas-shaped diagnostics; keeps only the first one of
 /// a chunk (the rest are mostly consequences of it).
@@ -149,6 +101,299 @@ struct Val {
   int64_t offset = 0;
 };
 
+
+// ---- the direct path for plain body statements ------------------------------------------------
+//
+// Most of a function body is instructions with plain operands, labels and `.loc` lines, and
+// for those ANTLR's parse tree costs more than it gives (prediction, one context object per
+// rule, the tree's teardown). scanFastBodies() recognises them in the token vector, before
+// the parse: their tokens are left out of what the parser sees, and ChunkBuilder builds their
+// AST straight from the tokens, merging them by source position with the statements the
+// parser built. Everything else (declarations, directives, calls, any operand beyond the
+// forms below) still goes through the grammar; a nested block's braces do too, and the
+// statements inside it are taken the same way. The shapes are a subset of
+// `statement`, so leaving them out never turns a valid chunk into an invalid one or the
+// reverse; a chunk with a syntax error is parsed again whole by the error path.
+//   instruction : ('@' '!'? ID)? ID (plainOperand (',' plainOperand)*)? ';'
+//   plainOperand: ID | INT | HEX_FLOAT | DEC_FLOAT | '!' ID | '-' (INT|HEX_FLOAT|DEC_FLOAT)
+//               | ID '|' ID | '{' atom (',' atom)* '}'
+//               | '[' (ID | INT | ID ('+'|'-') INT | ID '+' '-' INT) ']'   (ID not `_`)
+//   label       : ID ':'          (not when a directive that takes the label follows)
+//   loc         : '.loc' INT INT INT   (without the inlined_at attributes)
+// and, at the top level, an initializer list of numbers (the tables of curand and friends
+// run to 200,000 elements; a parse-tree node, a token object and a context per element
+// tripled the peak memory of such files):
+//   '=' numList   with  numList : '{' (numElem (',' numElem)*)? '}',
+//                       numElem : numList | INT | HEX_FLOAT | DEC_FLOAT | '-' (the same)
+// whose tokens inside the outer braces are left out (the parser sees `= { }`).
+
+/// One statement of a body built without the parser: tokens [first, end).
+struct FastStmt {
+  enum class Kind : uint8_t { Instruction, Label, Loc };
+  Kind kind;
+  uint32_t first, end;
+};
+/// The directly built statements of one function body, and where its '{' is.
+struct FastBody {
+  uint32_t line = 0, col = 0;
+  std::vector<FastStmt> stmts;
+};
+/// A top-level numeric initializer list: tokens of its outer '{' and '}'.
+struct FastInit {
+  uint32_t open, close;
+};
+
+class FastScanner {
+public:
+  FastScanner(const std::vector<LexToken> &t, std::string_view text) : t_(t), s_(text) {}
+
+  /// Fills `keep` (false for the tokens of directly built statements) and `bodies`; false
+  /// when the chunk holds something this scan does not follow (then the parser gets it all).
+  bool scan(std::vector<bool> &keep, std::vector<FastBody> &bodies,
+            std::vector<FastInit> &inits) {
+    int depth = 0;
+    bool sawFunc = false; // .entry/.func since the last ';' or '}' at depth 0
+    for (size_t i = 0; type(i) != kLexEof; ++i) {
+      uint32_t ty = type(i);
+      if (depth == 0 && (ty == P::ENTRY || ty == P::FUNC))
+        sawFunc = true;
+      else if (depth == 0 && ty == P::SEMI)
+        sawFunc = false;
+      else if (depth == 0 && ty == P::EQ && type(i + 1) == P::LBRACE) {
+        if (size_t close = numList(i + 1)) {
+          inits.push_back(FastInit{uint32_t(i + 1), uint32_t(close)});
+          i = close;
+          continue;
+        }
+      } else if (depth == 0 && ty == P::LBRACE && sawFunc) {
+        size_t close = 0;
+        if (!body(i, close, bodies))
+          return false;
+        i = close;
+        sawFunc = false;
+        continue;
+      }
+      if (ty == P::LPAREN || ty == P::LBRACK || ty == P::LBRACE)
+        ++depth;
+      else if (ty == P::RPAREN || ty == P::RBRACK || ty == P::RBRACE) {
+        depth = depth > 0 ? depth - 1 : 0;
+        if (depth == 0 && ty == P::RBRACE)
+          sawFunc = false;
+      }
+    }
+    keep.assign(t_.size(), true);
+    for (const FastInit &in : inits)
+      for (uint32_t k = in.open + 1; k < in.close; ++k)
+        keep[k] = false;
+    for (const FastBody &b : bodies)
+      for (const FastStmt &st : b.stmts)
+        for (uint32_t k = st.first; k < st.end; ++k)
+          keep[k] = false;
+    return true;
+  }
+
+private:
+  const std::vector<LexToken> &t_;
+  std::string_view s_;
+
+  uint32_t type(size_t i) const { return i < t_.size() ? t_[i].type : kLexEof; }
+  static bool isNumber(uint32_t ty) {
+    return ty == P::INT || ty == P::HEX_FLOAT || ty == P::DEC_FLOAT;
+  }
+  static bool isAtom(uint32_t ty) { return ty == P::ID || isNumber(ty); }
+
+  /// numList at i ('{'): the index of its '}', or 0 when it is not one.
+  size_t numList(size_t i) const {
+    ++i;
+    if (type(i) == P::RBRACE)
+      return i;
+    while (true) {
+      if (type(i) == P::LBRACE) {
+        size_t close = numList(i);
+        if (!close)
+          return 0;
+        i = close + 1;
+      } else if (type(i) == P::MINUS && isNumber(type(i + 1))) {
+        i += 2;
+      } else if (isNumber(type(i))) {
+        ++i;
+      } else {
+        return 0;
+      }
+      if (type(i) == P::RBRACE)
+        return i;
+      if (type(i) != P::COMMA)
+        return 0;
+      ++i;
+    }
+  }
+
+  /// The ';' ending the statement at i (brackets balanced), or 0 when there is none before
+  /// the body's end.
+  size_t semicolon(size_t i) const {
+    int d = 0;
+    for (; type(i) != kLexEof; ++i) {
+      uint32_t ty = type(i);
+      if (ty == P::LPAREN || ty == P::LBRACK || ty == P::LBRACE)
+        ++d;
+      else if (ty == P::RPAREN || ty == P::RBRACK || ty == P::RBRACE) {
+        if (d-- == 0)
+          return 0;
+      } else if (ty == P::SEMI && d == 0)
+        return i;
+    }
+    return 0;
+  }
+
+  /// A body or nested block from its '{' at `open`; `close` = its '}'. Bodies are
+  /// appended in the order of their '{' (a block before the blocks nested in it).
+  bool body(size_t open, size_t &close, std::vector<FastBody> &bodies) {
+    const size_t self = bodies.size();
+    bodies.emplace_back();
+    bodies[self].line = t_[open].line;
+    bodies[self].col = t_[open].col;
+    auto stmts = [&]() -> std::vector<FastStmt> & { return bodies[self].stmts; };
+    size_t i = open + 1;
+    // a label directly before a statement that goes to the parser goes with it
+    auto deferred = [&] {
+      if (!stmts().empty() && stmts().back().kind == FastStmt::Kind::Label &&
+          stmts().back().end == i)
+        stmts().pop_back();
+    };
+    while (true) {
+      uint32_t ty = type(i);
+      if (ty == P::RBRACE) {
+        close = i;
+        return true;
+      }
+      if (ty == P::ID && type(i + 1) == P::COLON) {
+        stmts().push_back(FastStmt{FastStmt::Kind::Label, uint32_t(i), uint32_t(i + 2)});
+        i += 2;
+        continue;
+      }
+      if (ty == P::LOC) {
+        if (!(type(i + 1) == P::INT && type(i + 2) == P::INT && type(i + 3) == P::INT))
+          return false;
+        if (type(i + 4) != P::COMMA) {
+          stmts().push_back(FastStmt{FastStmt::Kind::Loc, uint32_t(i), uint32_t(i + 4)});
+          i += 4;
+          continue;
+        }
+        // ',' ID ID ('+' INT)? ',' ID INT INT INT
+        size_t k = i + 4;
+        if (!(type(k + 1) == P::ID && type(k + 2) == P::ID))
+          return false;
+        k += 3;
+        if (type(k) == P::PLUS) {
+          if (type(k + 1) != P::INT)
+            return false;
+          k += 2;
+        }
+        if (!(type(k) == P::COMMA && type(k + 1) == P::ID && type(k + 2) == P::INT &&
+              type(k + 3) == P::INT && type(k + 4) == P::INT))
+          return false;
+        deferred();
+        i = k + 5;
+        continue;
+      }
+      if (ty == P::LBRACE) { // nested block: its braces go to the parser, its insides here
+        deferred();
+        size_t k = 0;
+        if (!body(i, k, bodies))
+          return false;
+        i = k + 1;
+        continue;
+      }
+      bool instr = ty == P::AT || ty == P::ID;
+      bool decl = ty == P::REG || ty == P::PARAM || ty == P::GLOBAL || ty == P::SHARED ||
+                  ty == P::CONST || ty == P::LOCAL || ty == P::TEX || ty == P::PRAGMA ||
+                  ty == P::CALLPROTOTYPE || ty == P::BRANCHTARGETS || ty == P::CALLTARGETS;
+      if (!instr && !decl)
+        return false;
+      size_t semi = semicolon(i);
+      if (!semi)
+        return false;
+      if (instr && plainInstruction(i, semi)) {
+        stmts().push_back(
+            FastStmt{FastStmt::Kind::Instruction, uint32_t(i), uint32_t(semi + 1)});
+      } else {
+        deferred();
+      }
+      i = semi + 1;
+    }
+  }
+
+  bool plainInstruction(size_t i, size_t semi) const {
+    size_t k = i;
+    if (type(k) == P::AT) {
+      ++k;
+      if (type(k) == P::BANG)
+        ++k;
+      if (type(k) != P::ID)
+        return false;
+      ++k;
+    }
+    if (type(k) != P::ID)
+      return false;
+    ++k;
+    if (k == semi)
+      return true;
+    while (true) {
+      k = plainOperand(k);
+      if (!k)
+        return false;
+      if (k == semi)
+        return true;
+      if (type(k) != P::COMMA)
+        return false;
+      ++k;
+    }
+  }
+
+  /// The end of the plain operand at k, or 0.
+  size_t plainOperand(size_t k) const {
+    uint32_t ty = type(k);
+    if (ty == P::ID && type(k + 1) == P::PIPE)
+      return type(k + 2) == P::ID ? k + 3 : 0;
+    if (isAtom(ty))
+      return k + 1;
+    if (ty == P::BANG)
+      return type(k + 1) == P::ID ? k + 2 : 0;
+    if (ty == P::MINUS)
+      return isNumber(type(k + 1)) ? k + 2 : 0;
+    if (ty == P::LBRACE) {
+      ++k;
+      while (true) {
+        if (!isAtom(type(k)))
+          return 0;
+        ++k;
+        if (type(k) == P::RBRACE)
+          return k + 1;
+        if (type(k) != P::COMMA)
+          return 0;
+        ++k;
+      }
+    }
+    if (ty == P::LBRACK) {
+      ++k;
+      if (type(k) == P::INT)
+        return type(k + 1) == P::RBRACK ? k + 2 : 0;
+      if (type(k) != P::ID || underscore(k))
+        return 0;
+      ++k;
+      if (type(k) == P::PLUS && type(k + 1) == P::MINUS)
+        ++k;
+      else if (type(k) != P::PLUS && type(k) != P::MINUS)
+        return type(k) == P::RBRACK ? k + 1 : 0;
+      if (type(k + 1) != P::INT || type(k + 2) != P::RBRACK)
+        return 0;
+      return k + 3;
+    }
+    return 0;
+  }
+  bool underscore(size_t k) const { return t_[k].end - t_[k].begin == 1 && s_[t_[k].begin] == '_'; }
+};
+
 class ChunkBuilder {
 public:
   ChunkBuilder(ptx::Module &m, PendingDiags &pending, const std::string &file,
@@ -160,7 +405,218 @@ public:
       item(it);
   }
 
+  /// The chunk's tokens and the statements scanFast found, for the function bodies of the
+  /// next module() call (nullptr: none).
+  void setDirect(std::string_view text, const std::vector<LexToken> *toks,
+                 const std::vector<FastBody> *bodies, const std::vector<FastInit> *inits) {
+    text_ = text;
+    toks_ = toks;
+    bodies_ = bodies;
+    inits_ = inits;
+    nextBody_ = 0;
+    nextInit_ = 0;
+  }
+
+  /// Whether the function bodies (and nested blocks) and the top-level initializers of `tree`
+  /// are, in order, those the scan found (always, for a chunk the scan followed; checked
+  /// before anything is built, so the caller can fall back to the whole parse).
+  static bool directMatch(P::ModuleContext *tree, const std::vector<FastBody> &bodies,
+                          const std::vector<FastInit> &inits, const std::vector<LexToken> &toks) {
+    size_t nextInit = 0;
+    for (P::ItemContext *it : tree->item())
+      if (P::VarDeclContext *v = it->varDecl())
+        for (P::DeclaratorContext *d : v->declarator())
+          if (P::InitializerContext *in = d->initializer()) {
+            if (nextInit < inits.size() && sameStart(in->getStart(), toks[inits[nextInit].open]))
+              ++nextInit;
+          }
+    if (nextInit != inits.size())
+      return false;
+    size_t next = 0;
+    // a block, then the blocks nested in it, in source order (FastScanner::body's order)
+    auto walk = [&](auto &self, P::BlockContext *b) -> bool {
+      Token *t = b->getStart();
+      if (next >= bodies.size() || bodies[next].line != t->getLine() ||
+          bodies[next].col != t->getCharPositionInLine())
+        return false;
+      ++next;
+      for (size_t k = 1; k + 1 < b->children.size(); ++k) {
+        auto *sc = static_cast<ParserRuleContext *>(b->children[k]);
+        if (ruleOf(sc->children[0]) == P::RuleBlock &&
+            !self(self, static_cast<P::BlockContext *>(sc->children[0])))
+          return false;
+      }
+      return true;
+    };
+    for (P::ItemContext *it : tree->item())
+      if (P::FunctionDeclContext *f = it->functionDecl())
+        if (P::BlockContext *b = f->block())
+          if (!walk(walk, b))
+            return false;
+    return next == bodies.size();
+  }
+
 private:
+  std::string_view text_;
+  const std::vector<LexToken> *toks_ = nullptr;
+  const std::vector<FastBody> *bodies_ = nullptr;
+  const std::vector<FastInit> *inits_ = nullptr;
+  size_t nextBody_ = 0, nextInit_ = 0;
+
+  static bool sameStart(Token *t, const LexToken &k) {
+    return k.line == t->getLine() && k.col == t->getCharPositionInLine();
+  }
+
+  /// The flattened numbers of a FastInit, as initializer() would give them.
+  void fastInit(const FastInit &fi, std::vector<ptx::InitValue> &out) {
+    size_t count = 0;
+    for (uint32_t k = fi.open + 1; k < fi.close; ++k)
+      count += tok(k).type == P::INT || tok(k).type == P::HEX_FLOAT ||
+               tok(k).type == P::DEC_FLOAT;
+    out.reserve(out.size() + count);
+    for (uint32_t k = fi.open + 1; k < fi.close; ++k) {
+      const uint32_t ty = tok(k).type;
+      Val v;
+      if (ty == P::MINUS) {
+        v = tokAtom(k + 1);
+        prefix(v, ty, tok(k).line, tokCol(k));
+        ++k;
+      } else if (ty == P::INT || ty == P::HEX_FLOAT || ty == P::DEC_FLOAT) {
+        v = tokAtom(k);
+      } else {
+        continue; // braces and commas
+      }
+      ptx::InitValue iv;
+      if (v.kind == Val::Kind::Int) {
+        iv.kind = ptx::InitValue::Kind::Int;
+        iv.intValue = v.i;
+      } else if (v.kind == Val::Kind::Float) {
+        iv.kind = ptx::InitValue::Kind::Float;
+        iv.floatValue = v.f;
+      } else {
+        continue;
+      }
+      out.push_back(std::move(iv));
+    }
+  }
+
+  // ---- statements built straight from tokens (see FastScanner) ----------------------------
+  const LexToken &tok(uint32_t k) const { return (*toks_)[k]; }
+  std::string tokText(uint32_t k) const {
+    return std::string(text_.substr(tok(k).begin, tok(k).end - tok(k).begin));
+  }
+  uint32_t tokCol(uint32_t k) const { return tok(k).col + 1; }
+  Val tokAtom(uint32_t k) { return atom(tok(k).type, tokText(k), tok(k).line, tokCol(k)); }
+
+  /// The plain operand at k (FastScanner::plainOperand), built as operand() would; k moves
+  /// past it.
+  ptx::Operand fastOperand(uint32_t &k) {
+    const uint32_t column = tokCol(k);
+    const uint32_t ty = tok(k).type;
+    ptx::Operand op;
+    op.column = column;
+    if (ty == P::ID && tok(k + 1).type == P::PIPE) { // `%p|%q`
+      op.value = ptx::PairOperand{tokText(k), tokText(k + 2)};
+      k += 3;
+      return op;
+    }
+    if (ty == P::BANG || ty == P::MINUS) {
+      Val v = tokAtom(k + 1);
+      prefix(v, ty, tok(k).line, column);
+      k += 2;
+      return valueOperand(v, column);
+    }
+    if (ty == P::LBRACE) {
+      std::vector<ptx::Operand> elems;
+      ++k;
+      while (true) {
+        elems.push_back(fastOperand(k));
+        if (tok(k++).type == P::RBRACE)
+          break;
+      }
+      op.value = ptx::VectorOperand{std::move(elems)};
+      return op;
+    }
+    if (ty == P::LBRACK) {
+      ++k;
+      const uint32_t inner = tokCol(k);
+      ptx::Operand base;
+      if (tok(k + 1).type == P::RBRACK) {
+        base = valueOperand(tokAtom(k), inner);
+        k += 2;
+      } else { // ID ('+'|'-') INT  or  ID '+' '-' INT
+        Val a = tokAtom(k);
+        const uint32_t opTok = k + 1;
+        Val b;
+        if (tok(k + 2).type == P::MINUS) {
+          b = tokAtom(k + 3);
+          prefix(b, P::MINUS, tok(k + 2).line, tokCol(k + 2));
+          k += 5;
+        } else {
+          b = tokAtom(k + 2);
+          k += 4;
+        }
+        base = valueOperand(binary(a, b, tok(opTok).type, tok(opTok).line, tokCol(opTok)),
+                            inner);
+      }
+      op.value = address(std::move(base), {});
+      return op;
+    }
+    Val v = tokAtom(k); // ID, INT, HEX_FLOAT, DEC_FLOAT
+    ++k;
+    return valueOperand(v, column);
+  }
+
+  void fastStatement(const FastStmt &st, std::vector<ptx::Statement> &out) {
+    uint32_t k = st.first;
+    switch (st.kind) {
+    case FastStmt::Kind::Label:
+      out.push_back(ptx::Statement{ptx::Label{tokText(k), tok(k).line, tokCol(k)}});
+      return;
+    case FastStmt::Kind::Loc: {
+      ptx::Directive d;
+      d.line = tok(k).line;
+      d.column = tokCol(k);
+      d.kind = ptx::Directive::Kind::Loc;
+      int64_t v[3] = {0, 0, 0};
+      for (uint32_t j = 0; j < 3; ++j)
+        parseInt(tokText(k + 1 + j), v[j]);
+      d.file = static_cast<unsigned>(v[0]);
+      d.locLine = static_cast<unsigned>(v[1]);
+      d.locColumn = static_cast<unsigned>(v[2]);
+      out.push_back(ptx::Statement{std::move(d)});
+      return;
+    }
+    case FastStmt::Kind::Instruction: {
+      ptx::Instruction ins;
+      ins.line = tok(k).line;
+      ins.column = tokCol(k);
+      if (tok(k).type == P::AT) {
+        bool neg = tok(k + 1).type == P::BANG;
+        k += neg ? 2 : 1;
+        ins.guard = ptx::Guard{tokText(k), neg};
+        ++k;
+      }
+      if (!opcode(ins, tokText(k), tok(k).line, tokCol(k)))
+        return;
+      ++k;
+      const uint32_t semi = st.end - 1;
+      while (k < semi) {
+        ins.operands.push_back(fastOperand(k));
+        if (k < semi)
+          ++k; // ','
+      }
+      out.push_back(ptx::Statement{std::move(ins)});
+      return;
+    }
+    }
+  }
+
+  /// Whether the directly built statement starts before token t.
+  bool before(const FastStmt &f, Token *t) const {
+    const LexToken &x = tok(f.first);
+    return x.line < t->getLine() || (x.line == t->getLine() && x.col < t->getCharPositionInLine());
+  }
   /// Collects errors as PendingDiag (same call shape as DiagEngine::error).
   struct Pending {
     PendingDiags &out;
@@ -218,20 +674,20 @@ private:
     return !overflow;
   }
 
-  Val intVal(TerminalNode *t) {
+  /// An INT token's value; `line`/`col` (1-based) place the error.
+  Val intVal(const std::string &text, uint32_t line, uint32_t col) {
     Val v;
     v.kind = Val::Kind::Int;
-    if (!parseInt(t->getText(), v.i)) {
-      diag_.error(loc(t->getSymbol()), "Invalid integer constant '" + t->getText() + "'");
+    if (!parseInt(text, v.i)) {
+      diag_.error(SourceLoc{file_, line, col}, "Invalid integer constant '" + text + "'");
       v.kind = Val::Kind::Bad;
     }
     return v;
   }
 
-  static Val floatVal(TerminalNode *t, bool hex) {
+  static Val floatVal(const std::string &s, bool hex) {
     Val v;
     v.kind = Val::Kind::Float;
-    std::string s = t->getText();
     if (hex) {
       uint64_t bits = std::strtoull(s.c_str() + 2, nullptr, 16);
       v.f.bits = bits;
@@ -262,6 +718,11 @@ private:
 
   // ---- expressions ------------------------------------------------------------------------
   Val binary(const Val &a, const Val &b, size_t op, Token *at) {
+    return binary(a, b, op, static_cast<uint32_t>(at->getLine()),
+                  static_cast<uint32_t>(at->getCharPositionInLine() + 1));
+  }
+  /// Folds `a op b`; line/col (1-based) place an error.
+  Val binary(const Val &a, const Val &b, size_t op, uint32_t line, uint32_t col) {
     if (a.kind == Val::Kind::Bad || b.kind == Val::Kind::Bad)
       return Val{};
     if (a.kind == Val::Kind::Int && b.kind == Val::Kind::Int) {
@@ -274,7 +735,7 @@ private:
       case P::STAR: r.i = static_cast<int64_t>(x * y); break;
       case P::SLASH:
         if (b.i == 0 || (a.i == INT64_MIN && b.i == -1)) {
-          diag_.error(loc(at), "Division by zero in constant expression");
+          diag_.error(SourceLoc{file_, line, col}, "Division by zero in constant expression");
           return Val{};
         }
         r.i = a.i / b.i;
@@ -302,7 +763,7 @@ private:
                                       static_cast<uint64_t>(a.i));
       return r;
     }
-    diag_.error(loc(at), "Illegal operand expression");
+    diag_.error(SourceLoc{file_, line, col}, "Illegal operand expression");
     return Val{};
   }
 
@@ -363,35 +824,46 @@ private:
       v = expr(static_cast<P::ExprContext *>(c->children[firstOperand + 1]));
     // prefix operators, innermost first
     for (size_t k = firstOperand; k-- > 0;) {
-      TerminalNode *tn = asToken(c->children[k]);
-      size_t op = tn->getSymbol()->getType();
-      if (v.kind == Val::Kind::Int) {
-        uint64_t x = static_cast<uint64_t>(v.i);
-        v.i = op == P::MINUS  ? static_cast<int64_t>(0 - x)
-              : op == P::BANG ? (v.i == 0)
-                              : static_cast<int64_t>(~x);
-      } else if (v.kind == Val::Kind::Float && op == P::MINUS) {
-        v.f.value = -v.f.value;
-        v.f.bits ^= v.f.isDouble ? (uint64_t(1) << 63) : (uint64_t(1) << 31);
-      } else if (v.kind == Val::Kind::Name && op == P::BANG) {
-        v.negated = !v.negated;
-      } else if (v.kind != Val::Kind::Bad) {
-        diag_.error(loc(tn->getSymbol()), "Illegal operand expression");
-        v = Val{};
-      }
+      Token *tok = asToken(c->children[k])->getSymbol();
+      prefix(v, tok->getType(), static_cast<uint32_t>(tok->getLine()),
+             static_cast<uint32_t>(tok->getCharPositionInLine() + 1));
     }
     return v;
   }
 
+  /// Applies a prefix operator ('-', '!', '~' at line/col) to a folded value.
+  void prefix(Val &v, size_t op, uint32_t line, uint32_t col) {
+    if (v.kind == Val::Kind::Int) {
+      uint64_t x = static_cast<uint64_t>(v.i);
+      v.i = op == P::MINUS  ? static_cast<int64_t>(0 - x)
+            : op == P::BANG ? (v.i == 0)
+                            : static_cast<int64_t>(~x);
+    } else if (v.kind == Val::Kind::Float && op == P::MINUS) {
+      v.f.value = -v.f.value;
+      v.f.bits ^= v.f.isDouble ? (uint64_t(1) << 63) : (uint64_t(1) << 31);
+    } else if (v.kind == Val::Kind::Name && op == P::BANG) {
+      v.negated = !v.negated;
+    } else if (v.kind != Val::Kind::Bad) {
+      diag_.error(SourceLoc{file_, line, col}, "Illegal operand expression");
+      v = Val{};
+    }
+  }
+
   Val atom(TerminalNode *tn) {
-    switch (tn->getSymbol()->getType()) {
-    case P::INT: return intVal(tn);
-    case P::DEC_FLOAT: return floatVal(tn, false);
-    case P::HEX_FLOAT: return floatVal(tn, true);
+    Token *t = tn->getSymbol();
+    return atom(t->getType(), t->getText(), static_cast<uint32_t>(t->getLine()),
+                static_cast<uint32_t>(t->getCharPositionInLine() + 1));
+  }
+  /// INT, DEC_FLOAT, HEX_FLOAT or a name (ID) at line/col.
+  Val atom(size_t type, std::string text, uint32_t line, uint32_t col) {
+    switch (type) {
+    case P::INT: return intVal(text, line, col);
+    case P::DEC_FLOAT: return floatVal(text, false);
+    case P::HEX_FLOAT: return floatVal(text, true);
     default: {
       Val v;
       v.kind = Val::Kind::Name;
-      v.name = tn->getText();
+      v.name = std::move(text);
       return v;
     }
     }
@@ -435,37 +907,22 @@ private:
       return op;
     }
     if (first == P::LBRACK) {
-      ptx::AddressOperand a;
-      auto parts = c->operand();
-      ptx::Operand base = operand(parts[0]);
-      if (base.is<ptx::RegOperand>()) {
-        a.baseKind = ptx::AddressOperand::BaseKind::Register;
-        a.base = base.as<ptx::RegOperand>().name;
-      } else if (base.is<ptx::SymbolOperand>()) {
-        // `[%rd1+8]` folds to a symbol-with-offset whose name starts with '%'; the checker
-        // decides register versus variable.
-        const auto &s = base.as<ptx::SymbolOperand>();
-        a.baseKind = s.name[0] == '%' ? ptx::AddressOperand::BaseKind::Register
-                                      : ptx::AddressOperand::BaseKind::Symbol;
-        a.base = s.name;
-        a.offset = s.offset;
-      } else if (base.is<ptx::ImmOperand>()) {
-        a.offset = base.as<ptx::ImmOperand>().value;
-      } else {
-        // `[{...}]` or nested brackets: keep as extra
-        a.extra.push_back(std::move(base));
+      std::vector<ptx::Operand> extra;
+      ptx::Operand base;
+      bool firstPart = true;
+      for (size_t k = 1; k < c->children.size(); k += 2) {
+        (firstPart ? base : extra.emplace_back()) =
+            operand(static_cast<P::OperandContext *>(c->children[k]));
+        firstPart = false;
       }
-      for (size_t k = 1; k < parts.size(); ++k)
-        a.extra.push_back(operand(parts[k]));
-      op.value = std::move(a);
+      op.value = address(std::move(base), std::move(extra));
       return op;
     }
     if (c->children.size() == 1 && asToken(c->children[0]))
       return valueOperand(atom(asToken(c->children[0])), op.column);
-    auto exprs = c->expr();
-    Val v = expr(exprs[0]);
-    if (exprs.size() == 2) {
-      Val w = expr(exprs[1]);
+    Val v = expr(static_cast<P::ExprContext *>(c->children[0]));
+    if (c->children.size() == 3) {
+      Val w = expr(static_cast<P::ExprContext *>(c->children[2]));
       if (v.kind != Val::Kind::Name || w.kind != Val::Kind::Name || v.offset || w.offset) {
         diag_.error(loc(c), "Illegal operand expression");
         op.value = ptx::ImmOperand{0};
@@ -475,6 +932,31 @@ private:
       return op;
     }
     return valueOperand(v, op.column);
+  }
+
+  /// `[base, extra...]`: the first element decides register, symbol or absolute address.
+  static ptx::AddressOperand address(ptx::Operand base, std::vector<ptx::Operand> extra) {
+    ptx::AddressOperand a;
+    if (base.is<ptx::RegOperand>()) {
+      a.baseKind = ptx::AddressOperand::BaseKind::Register;
+      a.base = base.as<ptx::RegOperand>().name;
+    } else if (base.is<ptx::SymbolOperand>()) {
+      // `[%rd1+8]` folds to a symbol-with-offset whose name starts with '%'; the checker
+      // decides register versus variable.
+      const auto &s = base.as<ptx::SymbolOperand>();
+      a.baseKind = s.name[0] == '%' ? ptx::AddressOperand::BaseKind::Register
+                                    : ptx::AddressOperand::BaseKind::Symbol;
+      a.base = s.name;
+      a.offset = s.offset;
+    } else if (base.is<ptx::ImmOperand>()) {
+      a.offset = base.as<ptx::ImmOperand>().value;
+    } else {
+      // `[{...}]` or nested brackets: keep as extra
+      a.extra.push_back(std::move(base));
+    }
+    for (ptx::Operand &e : extra)
+      a.extra.push_back(std::move(e));
+    return a;
   }
 
   // ---- instructions -----------------------------------------------------------------------
@@ -490,8 +972,18 @@ private:
       ins.guard = ptx::Guard{g->children.back()->getText(), neg};
       k = 1;
     }
-    TerminalNode *opTok = asToken(c->children[k]);
-    std::string text = opTok->getText();
+    Token *opTok = asToken(c->children[k])->getSymbol();
+    if (!opcode(ins, opTok->getText(), static_cast<uint32_t>(opTok->getLine()),
+                static_cast<uint32_t>(opTok->getCharPositionInLine() + 1)))
+      return;
+    for (size_t j = k + 1; j < c->children.size(); j += 2)
+      ins.operands.push_back(operand(static_cast<P::OperandContext *>(c->children[j])));
+    out.push_back(ptx::Statement{std::move(ins)});
+  }
+
+  /// Splits the opcode token (`ld.global.nc.v4.f32`) into the family from the instruction
+  /// table and the modifiers; false (with the error pending) when either is unknown.
+  bool opcode(ptx::Instruction &ins, const std::string &text, uint32_t line, uint32_t col) {
     std::vector<std::string_view> words;
     std::string_view rest = text;
     while (true) {
@@ -501,12 +993,12 @@ private:
         break;
       rest = rest.substr(dot + 1);
     }
-    SourceLoc at = loc(opTok->getSymbol());
+    auto at = [&] { return SourceLoc{file_, line, col}; }; // only built for an error
     size_t consumed = 0;
     std::optional<unsigned> row = matchFamily(words, consumed);
     if (!row) {
-      diag_.error(at, "Not a name of any known instruction: '" + std::string(words[0]) + "'");
-      return;
+      diag_.error(at(), "Not a name of any known instruction: '" + std::string(words[0]) + "'");
+      return false;
     }
     const InstrInfo &info = instrInfo(*row);
     ins.tableIndex = *row;
@@ -531,16 +1023,12 @@ private:
       bool known = false;
       ptx::Modifier m = classifyModifier(words[w], known);
       if (!known) {
-        diag_.error(at, "Unknown modifier '." + std::string(words[w]) + "'");
+        diag_.error(at(), "Unknown modifier '." + std::string(words[w]) + "'");
         bad = true;
       }
       ins.modifiers.push_back(std::move(m));
     }
-    if (bad)
-      return;
-    for (size_t j = k + 1; j < c->children.size(); j += 2)
-      ins.operands.push_back(operand(static_cast<P::OperandContext *>(c->children[j])));
-    out.push_back(ptx::Statement{std::move(ins)});
+    return !bad;
   }
 
   // ---- declarations -----------------------------------------------------------------------
@@ -680,7 +1168,11 @@ private:
       d.dims.push_back(arrayDim(a));
     if (P::InitializerContext *init = c->initializer()) {
       d.hasInit = true;
-      initializer(init, d.init);
+      if (inits_ && nextInit_ < inits_->size() &&
+          sameStart(init->getStart(), tok((*inits_)[nextInit_].open)))
+        fastInit((*inits_)[nextInit_++], d.init);
+      else
+        initializer(init, d.init);
     }
     out.push_back(std::move(d));
   }
@@ -732,11 +1224,31 @@ private:
   }
 
   // ---- statements -------------------------------------------------------------------------
+  /// A `{ }` block (a function body or nested); the statements FastScanner found in it are
+  /// built straight from the tokens and merged in by source position with the parser's.
   void block(P::BlockContext *c, ptx::Block &b) {
     b.line = line(c);
     b.column = col(c);
-    for (size_t k = 1; k + 1 < c->children.size(); ++k)
-      statement(static_cast<P::StatementContext *>(c->children[k]), b.statements);
+    const FastBody *direct = nullptr;
+    if (bodies_ && nextBody_ < bodies_->size()) {
+      const FastBody &fb = (*bodies_)[nextBody_];
+      Token *t = c->getStart();
+      if (fb.line == t->getLine() && fb.col == t->getCharPositionInLine()) {
+        direct = &fb;
+        ++nextBody_;
+      }
+    }
+    size_t fi = 0;
+    for (size_t k = 1; k + 1 < c->children.size(); ++k) {
+      auto *sc = static_cast<P::StatementContext *>(c->children[k]);
+      if (direct)
+        for (Token *t = sc->getStart(); fi < direct->stmts.size() && before(direct->stmts[fi], t);)
+          fastStatement(direct->stmts[fi++], b.statements);
+      statement(sc, b.statements);
+    }
+    if (direct)
+      while (fi < direct->stmts.size())
+        fastStatement(direct->stmts[fi++], b.statements);
   }
 
   void statement(P::StatementContext *c, std::vector<ptx::Statement> &out) {
@@ -1034,7 +1546,8 @@ private:
 } // namespace
 
 ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Module &m,
-                     DiagEngine &diag, unsigned maxErrors, PendingDiags &pending) {
+                     DiagEngine &diag, unsigned maxErrors, PendingDiags &pending,
+                     bool directStatements) {
   ParseResult res;
   ErrorListener listener(diag, fileName);
   ChunkBuilder builder(m, pending, fileName, res);
@@ -1063,12 +1576,12 @@ ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Mo
         part = sanitized;
         break;
       }
-    antlr4::ANTLRInputStream input(part.data(), part.size());
-    PtxTokenSource lexer(&input);
-    lexer.setLine(ch.line);
-    lexer.setCharPositionInLine(ch.column);
-    lexer.removeErrorListeners();
-    lexer.addErrorListener(&listener);
+    std::vector<LexToken> lexed = lexPtx(part, ch.line, ch.column);
+    std::vector<bool> keep;
+    std::vector<FastBody> bodies;
+    std::vector<FastInit> inits;
+    const bool direct = directStatements && FastScanner(lexed, part).scan(keep, bodies, inits);
+    PtxTokenSource lexer(part, lexed, direct ? &keep : nullptr);
     antlr4::CommonTokenStream tokens(&lexer);
     PTXParser parser(&tokens);
     parser.removeErrorListeners();
@@ -1085,17 +1598,17 @@ ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Mo
     } catch (const antlr4::RecognitionException &) {
       tree = nullptr;
     }
-    if (tree && listener.count() == 0) {
+    if (tree && listener.count() == 0 &&
+        (!direct || ChunkBuilder::directMatch(tree, bodies, inits, lexed))) {
+      builder.setDirect(part, &lexed, direct ? &bodies : nullptr, direct ? &inits : nullptr);
       builder.module(tree);
+      builder.setDirect({}, nullptr, nullptr, nullptr);
       continue;
     }
     // Slow path: full LL with recovery, for a precise message (first error only).
-    tokens.seek(0);
     parser.reset();
-    lexer.reset();
-    lexer.setLine(ch.line);
-    lexer.setCharPositionInLine(ch.column);
-    antlr4::CommonTokenStream tokens2(&lexer);
+    PtxTokenSource lexer2(part, lexed);
+    antlr4::CommonTokenStream tokens2(&lexer2);
     parser.setTokenStream(&tokens2);
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
         antlr4::atn::PredictionMode::LL);

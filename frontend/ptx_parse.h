@@ -39,7 +39,10 @@ struct ParseResult {
 
 /// Syntax errors go straight to `diag`; other problems found while building the AST
 /// (unknown instruction or modifier, bad literal) are appended to `pending`.
+/// `directStatements`: build plain body statements straight from the tokens (the AST is the
+/// same either way; false is for the tests that check that).
 ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Module &m,
-                     DiagEngine &diag, unsigned maxErrors, PendingDiags &pending);
+                     DiagEngine &diag, unsigned maxErrors, PendingDiags &pending,
+                     bool directStatements = true);
 
 } // namespace ptxmini::frontend

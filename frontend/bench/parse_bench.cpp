@@ -1,7 +1,7 @@
 //===- frontend/bench/parse_bench.cpp - parse+check throughput and peak memory ----------===//
 ///
 /// \file
-/// A benchmark, not a test: `ptx-parse-bench [-arch=sm_90a] [-v] file.ptx...` parses and
+/// A benchmark, not a test: `ptx-parse-bench [-arch=sm_90a] [-v] [-no-direct] file.ptx...` parses and
 /// checks each file with the frontend (diagnostics discarded unless -v) and prints, per
 /// file, its size, the wall and CPU time of parseFile, MB/s of CPU time (the machines are
 /// shared, so wall time is noisy), whether it was accepted, and at the end
@@ -36,6 +36,10 @@ int main(int argc, char **argv) {
     }
     if (a == "-v") {
       verbose = true;
+      continue;
+    }
+    if (a == "-no-direct") { // every statement through the parse tree (ptx_parse.cpp)
+      opts.directStatements = false;
       continue;
     }
     std::ostringstream sink;
