@@ -125,6 +125,57 @@ std::string Instruction::fullOpcode() const {
   return s;
 }
 
+void InitList::push_back(const InitValue &v) {
+  Item it{0.0, 0, v.kind, false};
+  switch (v.kind) {
+  case InitValue::Kind::Int:
+    it.bits = static_cast<uint64_t>(v.intValue);
+    break;
+  case InitValue::Kind::Float:
+    it.value = v.floatValue.value;
+    it.bits = v.floatValue.bits;
+    it.isDouble = v.floatValue.isDouble;
+    break;
+  default:
+    it.bits = named_.size();
+    named_.push_back(v);
+    break;
+  }
+  // A number carries nothing else: what InitValue holds beyond it is at its defaults.
+  if (v.kind == InitValue::Kind::Int || v.kind == InitValue::Kind::Float) {
+    bool plain = v.symbol.empty() && v.field.empty() && v.offset == 0 && !v.isGeneric &&
+                 !v.isMask &&
+                 (v.kind == InitValue::Kind::Int
+                      ? v.floatValue.value == 0 && v.floatValue.bits == 0 && !v.floatValue.isDouble
+                      : v.intValue == 0);
+    if (!plain) {
+      it.kind = InitValue::Kind::Symbol; // kept whole (the parser never makes such a value)
+      it.bits = named_.size();
+      named_.push_back(v);
+    }
+  }
+  items_.push_back(it);
+}
+
+InitValue InitList::operator[](size_t i) const {
+  const Item &it = items_[i];
+  InitValue v;
+  switch (it.kind) {
+  case InitValue::Kind::Int:
+    v.kind = InitValue::Kind::Int;
+    v.intValue = static_cast<int64_t>(it.bits);
+    return v;
+  case InitValue::Kind::Float:
+    v.kind = InitValue::Kind::Float;
+    v.floatValue.value = it.value;
+    v.floatValue.bits = it.bits;
+    v.floatValue.isDouble = it.isDouble;
+    return v;
+  default:
+    return named_[it.bits];
+  }
+}
+
 uint64_t VarDecl::sizeInBytes() const {
   uint64_t n = (typeBits(type) + 7) / 8 * vectorWidth;
   for (uint64_t d : dims)

@@ -468,7 +468,7 @@ private:
   }
 
   /// The flattened numbers of a FastInit, as initializer() would give them.
-  void fastInit(const FastInit &fi, std::vector<ptx::InitValue> &out) {
+  void fastInit(const FastInit &fi, ptx::InitList &out) {
     size_t count = 0;
     for (uint32_t k = fi.open + 1; k < fi.close; ++k)
       count += tok(k).type == P::INT || tok(k).type == P::HEX_FLOAT ||
@@ -1092,7 +1092,7 @@ private:
     }
   }
 
-  void initializer(P::InitializerContext *c, std::vector<ptx::InitValue> &out) {
+  void initializer(P::InitializerContext *c, ptx::InitList &out) {
     size_t first = tokenType(c->children[0]);
     if (first == P::LBRACE) {
       for (size_t k = 1; k < c->children.size(); k += 2)
