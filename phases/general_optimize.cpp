@@ -490,6 +490,126 @@ void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   }
 }
 
+/// The constant a width-1 R operand holds at ins[j]: an immediate, RZ, or a register whose
+/// only definition is an unguarded `MOV imm` earlier in the block.
+std::optional<uint32_t> blockConst(const ori::Function &f, const std::vector<Instr> &ins,
+                                   size_t j, const Operand &o) {
+  if (std::optional<uint32_t> v = intConst(o))
+    return v;
+  if (o.kind != OperandKind::VReg || o.cls != RegClass::R || o.width != 1 ||
+      o.sub != ori::kWholeReg || o.mods || f.regInfo(o.cls, o.reg).defCount != 1)
+    return std::nullopt;
+  long d = findDef(ins, j, o.cls, o.reg);
+  if (d < 0)
+    return std::nullopt;
+  const Instr &m = ins[static_cast<size_t>(d)];
+  if (m.op != Opcode::MOV || m.isGuarded() || !m.mods.empty() || m.numDefs != 1 ||
+      m.uses().size() != 1)
+    return std::nullopt;
+  return intConst(m.uses()[0]);
+}
+
+/// A 64-bit address register defined in the block as `other + delta` (delta a constant):
+///   IMAD.WIDE[.U32] c, k, a.64  (c, k constants: the scaled index of a constant stride);
+///   IADD3 lo, carry = a.64[0], imm, RZ ; IADD3.X hi = a.64[1], X, RZ, carry, !PT (X: RZ or a
+///   constant; the lowering's 64-bit add of a constant).
+/// Returns (a.64, delta, index of the earliest defining instruction).
+struct AddrSum {
+  Operand base;
+  int64_t delta;
+  size_t def;
+};
+std::optional<AddrSum> constAddrSum(const ori::Function &f, const std::vector<Instr> &ins,
+                                    size_t j, const Operand &b) {
+  auto whole64 = [](const Operand &o) {
+    return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.width == 2 &&
+           o.sub == ori::kWholeReg && !(o.mods & ~ori::OM_REUSE);
+  };
+  auto half = [](const Operand &o, uint8_t k) {
+    return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.width == 2 && o.sub == k &&
+           !(o.mods & ~ori::OM_REUSE);
+  };
+  long dl = findDef(ins, j, RegClass::R, b.reg);
+  if (dl < 0)
+    return std::nullopt;
+  auto d = static_cast<size_t>(dl);
+  const Instr &w = ins[d];
+  const ori::RegInfo &bi = f.regInfo(RegClass::R, b.reg);
+  if (w.isGuarded())
+    return std::nullopt;
+  if (w.op == Opcode::IMAD && w.hasModifier(Modifier::WIDE) && bi.defCount == 1 &&
+      w.numDefs == 1 && whole64(w.ops[0]) && w.uses().size() == 3 && whole64(w.uses()[2])) {
+    std::optional<uint32_t> c = blockConst(f, ins, d, w.uses()[0]);
+    std::optional<uint32_t> k = blockConst(f, ins, d, w.uses()[1]);
+    if (!c || !k)
+      return std::nullopt;
+    bool u32 = w.hasModifier(Modifier::U32);
+    int64_t delta = u32 ? static_cast<int64_t>(uint64_t(*c) * uint64_t(*k))
+                        : int64_t(static_cast<int32_t>(*c)) * int64_t(static_cast<int32_t>(*k));
+    return AddrSum{w.uses()[2], delta, d};
+  }
+  // The pair add: hi is the nearest definition, lo the one before it.
+  if (w.op == Opcode::IADD3 && w.hasModifier(Modifier::X) && w.mods.size() == 1 &&
+      bi.defCount == 2 && w.numDefs == 1 && half(w.ops[0], 1) && w.uses().size() == 5 && d > 0) {
+    const Instr &lo = ins[d - 1];
+    auto hu = w.uses();
+    if (lo.op != Opcode::IADD3 || !lo.mods.empty() || lo.isGuarded() || lo.numDefs != 2 ||
+        !half(lo.ops[0], 0) || lo.ops[0].reg != b.reg || lo.uses().size() != 3 ||
+        !(hu[3] == lo.ops[1]) || predConst(hu[4]) != false || !isRZ(hu[2]) ||
+        f.regInfo(lo.ops[1].cls, lo.ops[1].reg).useCount != 1)
+      return std::nullopt;
+    auto lu = lo.uses();
+    if (!half(lu[0], 0) || !half(hu[0], 1) || lu[0].reg != hu[0].reg || !isRZ(lu[2]))
+      return std::nullopt;
+    std::optional<uint32_t> l = intConst(lu[1]), h = intConst(hu[1]);
+    if (!l || !h)
+      return std::nullopt;
+    Operand a = Operand::vreg(RegClass::R, lu[0].reg, 2);
+    return AddrSum{a, static_cast<int64_t>((uint64_t(*h) << 32) | *l), d - 1};
+  }
+  return std::nullopt;
+}
+
+/// Address arithmetic folded into memory offsets (ptxas's `[R.64+0x400]`): a memory operand
+/// `[b.64 + off]` whose base is `a.64 + delta` (constAddrSum) becomes `[a.64 + off + delta]`
+/// when a.64 is unchanged between b's definition and the access and the instruction still
+/// encodes (the offset field's width is the encoding's); the add then dies when no other
+/// read of b remains. 64-bit bases only: the address adds wrap at 2^64 either way, so
+/// (a + delta) + off == a + (off + delta) exactly. Counts are stale afterwards: the caller
+/// recomputes the register table.
+void foldAddrOffsets(GoCtx &ctx, std::vector<Instr> &ins) {
+  for (size_t j = 0; j < ins.size(); ++j) {
+    Instr &in = ins[j];
+    if (untouchable(in))
+      continue;
+    auto uses = in.uses();
+    for (unsigned i = 0; i < uses.size(); ++i) {
+      Operand &m = uses[i];
+      if (m.kind != OperandKind::Mem || !m.memBaseIsVReg())
+        continue;
+      Operand b = m.memBase();
+      if (b.cls != RegClass::R || b.width != 2 || b.sub != ori::kWholeReg)
+        continue;
+      std::optional<AddrSum> s = constAddrSum(ctx.f, ins, j, b);
+      if (!s)
+        continue;
+      int64_t off = int64_t(m.memOffset()) + s->delta;
+      if (off < INT32_MIN || off > INT32_MAX)
+        continue;
+      if (sourcesClobbered(ins, s->def + 1, j, {s->base}))
+        continue;
+      Operand n = withMemBase(m, s->base);
+      n.setMemOffset(static_cast<int32_t>(off));
+      Instr t = in;
+      t.uses()[i] = n;
+      if (!enc::canEncode(t, ctx.sm))
+        continue;
+      m = n;
+      ++ctx.changes;
+    }
+  }
+}
+
 // ---- 2. Propagation ---------------------------------------------------------------------
 
 /// Facts: cell -> the operand it equals (an immediate, c[b][o], RZ/PT/!PT, or a cell).
@@ -1285,6 +1405,9 @@ void generalOptimize(ori::Function &f, PhaseContext &pc, bool cse, bool tuples =
     f.recomputeRegTable();
     for (ori::Block &b : f.blocks)
       combineBlock(ctx, b.instrs);
+    for (ori::Block &b : f.blocks)
+      foldAddrOffsets(ctx, b.instrs);
+    f.recomputeRegTable();
     if (cse)
       for (ori::Block &b : f.blocks)
         cseBlock(ctx, b.instrs);
