@@ -570,6 +570,78 @@ std::optional<AddrSum> constAddrSum(const ori::Function &f, const std::vector<In
   return std::nullopt;
 }
 
+/// `b.64 = IMAD.WIDE x, k, s.64` whose addend s is `a.64 + c` (constAddrSum, s read only
+/// here) and whose result b is read only as memory bases later in the block: the addend
+/// becomes a and every access through b takes c in its offset (x * k + (a + c) + off ==
+/// x * k + a + (off + c) at 64 bits). All or nothing: every read of b must take the new
+/// offset (a 24-bit field), else nothing changes.
+bool reads(const Instr &in, RegClass c, uint32_t r);
+void reassociateWideAddend(GoCtx &ctx, std::vector<Instr> &ins) {
+  ori::Function &f = ctx.f;
+  for (size_t d = 0; d < ins.size(); ++d) {
+    Instr &w = ins[d];
+    if (w.op != Opcode::IMAD || !w.hasModifier(Modifier::WIDE) || w.isGuarded() ||
+        w.numDefs != 1 || w.uses().size() != 3)
+      continue;
+    const Operand b = w.ops[0], add = w.uses()[2];
+    if (b.kind != OperandKind::VReg || b.cls != RegClass::R || b.width != 2 ||
+        b.sub != ori::kWholeReg || add.kind != OperandKind::VReg || add.cls != RegClass::R ||
+        add.width != 2 || add.sub != ori::kWholeReg || (add.mods & ~ori::OM_REUSE))
+      continue;
+    const ori::RegInfo &bi = f.regInfo(RegClass::R, b.reg), &ai = f.regInfo(RegClass::R, add.reg);
+    if (bi.defCount != 1 || ai.useCount != 1 || b.reg == add.reg)
+      continue;
+    std::optional<AddrSum> s = constAddrSum(f, ins, d, add);
+    if (!s || s->delta == 0 || sourcesClobbered(ins, s->def + 1, d, {s->base}) ||
+        sourcesClobbered(ins, s->def + 1, d, w.uses().take_front(2)))
+      continue;
+    // Every read of b: a memory base after d in this block that still encodes with +delta.
+    std::vector<std::pair<size_t, unsigned>> sites;
+    uint32_t seen = 0;
+    bool ok = true;
+    for (size_t j = d + 1; j < ins.size() && ok; ++j) {
+      if (untouchable(ins[j]) && reads(ins[j], RegClass::R, b.reg))
+        ok = false;
+      auto u = ins[j].uses();
+      for (unsigned i = 0; i < u.size() && ok; ++i) {
+        for (const Operand &v : u[i].vregs())
+          if (v.cls == RegClass::R && v.reg == b.reg)
+            ++seen;
+        if (u[i].kind != OperandKind::Mem || !u[i].memBaseIsVReg())
+          continue;
+        Operand mb = u[i].memBase();
+        if (mb.cls != RegClass::R || mb.reg != b.reg)
+          continue;
+        if (mb.width != 2 || mb.sub != ori::kWholeReg) {
+          ok = false;
+          break;
+        }
+        int64_t off = int64_t(u[i].memOffset()) + s->delta;
+        Instr t = ins[j];
+        if (off < INT32_MIN || off > INT32_MAX)
+          ok = false;
+        else {
+          t.uses()[i].setMemOffset(static_cast<int32_t>(off));
+          ok = enc::canEncode(t, ctx.sm);
+        }
+        if (ok)
+          sites.push_back({j, i});
+      }
+      if (ins[j].guard.kind == OperandKind::VReg && ins[j].guard.cls == RegClass::R &&
+          ins[j].guard.reg == b.reg)
+        ok = false;
+    }
+    if (!ok || sites.empty() || seen != bi.useCount || sites.size() != bi.useCount)
+      continue;
+    w.uses()[2] = s->base;
+    for (auto [j, i] : sites) {
+      Operand &m = ins[j].uses()[i];
+      m.setMemOffset(static_cast<int32_t>(int64_t(m.memOffset()) + s->delta));
+    }
+    ++ctx.changes;
+  }
+}
+
 /// Address arithmetic folded into memory offsets (ptxas's `[R.64+0x400]`): a memory operand
 /// `[b.64 + off]` whose base is `a.64 + delta` (constAddrSum) becomes `[a.64 + off + delta]`
 /// when a.64 is unchanged between b's definition and the access and the instruction still
@@ -578,6 +650,7 @@ std::optional<AddrSum> constAddrSum(const ori::Function &f, const std::vector<In
 /// (a + delta) + off == a + (off + delta) exactly. Counts are stale afterwards: the caller
 /// recomputes the register table.
 void foldAddrOffsets(GoCtx &ctx, std::vector<Instr> &ins) {
+  reassociateWideAddend(ctx, ins);
   for (size_t j = 0; j < ins.size(); ++j) {
     Instr &in = ins[j];
     if (untouchable(in))
@@ -1264,6 +1337,41 @@ bool cseCandidate(const Instr &in) {
   return in.op != Opcode::MOV && in.op != Opcode::NOP;
 }
 
+/// Every read of `from` (a whole R register defined once, by the instruction about to be
+/// deleted) becomes a read of `to` (same width, defined once, earlier in the same block, so
+/// its one definition dominates every read of `from`). False, changing nothing, where a
+/// read hides in a packed operand (a memory descriptor or constant-bank index) or either
+/// register has another definition.
+bool renameReg(ori::Function &f, const Operand &from, const Operand &to) {
+  if (from.kind != OperandKind::VReg || to.kind != OperandKind::VReg || from.cls != RegClass::R ||
+      to.cls != RegClass::R || from.width != to.width || from.reg == to.reg ||
+      f.regInfo(from.cls, from.reg).defCount != 1 || f.regInfo(to.cls, to.reg).defCount != 1)
+    return false;
+  auto packed = [&](const Operand &o) {
+    Operand h = o.kind == OperandKind::Mem     ? o.memDesc()
+                : o.kind == OperandKind::CBank ? o.cbankIndex()
+                                               : Operand{};
+    return h.kind == OperandKind::VReg && h.cls == from.cls && h.reg == from.reg;
+  };
+  for (const ori::Block &b : f.blocks)
+    for (const Instr &in : b.instrs) {
+      if (untouchable(in) && reads(in, from.cls, from.reg))
+        return false;
+      for (const Operand &o : in.ops)
+        if (packed(o))
+          return false;
+      if (in.guard.kind == OperandKind::VReg && in.guard.cls == from.cls && in.guard.reg == from.reg)
+        return false;
+    }
+  for (ori::Block &b : f.blocks)
+    for (Instr &in : b.instrs)
+      for (Operand &o : in.uses())
+        if ((o.kind == OperandKind::VReg || (o.kind == OperandKind::Mem && o.memBaseIsVReg())) &&
+            o.cls == from.cls && o.reg == from.reg)
+          o.reg = to.reg;
+  return true;
+}
+
 void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   for (size_t j = 0; j < ins.size(); ++j) {
     Instr &in = ins[j];
@@ -1284,6 +1392,11 @@ void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
         if (ok && r.width == 1) {
           Operand src = e.ops[0];
           makeMov(in, src);
+          ++ctx.changes;
+        } else if (ok && renameReg(ctx.f, r, e.ops[0])) {
+          // A pair or quad has no one-instruction copy: its reads are renamed instead.
+          ins.erase(ins.begin() + static_cast<long>(j));
+          --j;
           ++ctx.changes;
         }
         break;
