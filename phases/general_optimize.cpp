@@ -16,6 +16,10 @@
 ///         -> the compare with .AND|.OR and r as its combining operand.
 ///     The earlier instruction's sources must be unchanged at the later one (same block,
 ///     no definition of them in between); the result must encode (enc::canEncode).
+///     Then address arithmetic goes into memory offsets (foldAddrOffsets): a 64-bit base
+///     `a.64 + c` (IMAD.WIDE of constants, or the IADD3/IADD3.X pair adding an immediate)
+///     becomes [a.64 + off + c]; `IMAD.WIDE x, k, (a + c)` read only as memory bases becomes
+///     `IMAD.WIDE x, k, a` with +c in every access (reassociateWideAddend).
 ///  2. Propagation and folding: a forward "available values" data flow over 32-bit
 ///     register cells (a width-1 virtual register, or one component of a pair/quad). A fact
 ///     `cell == v` is made by an unguarded plain MOV (v: an integer or f32 immediate, a
@@ -47,7 +51,8 @@
 ///  4. Partial CSE (phases 29, 58, 65 only): within a block, a pure instruction (no side
 ///     effect, store, barrier, or variable special register) whose sources and opcode
 ///     equal an earlier one's, with none of those sources nor the earlier result redefined
-///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up).
+///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up); a pair or
+///     quad result defined once is instead deleted and its reads renamed (renameReg).
 ///  5. Dead code elimination (dead_code.cpp).
 ///  6. Tuple formation (phase 29 only, before the rounds): see formTuples.
 //===----------------------------------------------------------------------------------===//
