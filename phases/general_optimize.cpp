@@ -16,6 +16,10 @@
 ///         -> the compare with .AND|.OR and r as its combining operand.
 ///     The earlier instruction's sources must be unchanged at the later one (same block,
 ///     no definition of them in between); the result must encode (enc::canEncode).
+///     Then address arithmetic goes into memory offsets (foldAddrOffsets): a 64-bit base
+///     `a.64 + c` (IMAD.WIDE of constants, or the IADD3/IADD3.X pair adding an immediate)
+///     becomes [a.64 + off + c]; `IMAD.WIDE x, k, (a + c)` read only as memory bases becomes
+///     `IMAD.WIDE x, k, a` with +c in every access (reassociateWideAddend).
 ///  2. Propagation and folding: a forward "available values" data flow over 32-bit
 ///     register cells (a width-1 virtual register, or one component of a pair/quad). A fact
 ///     `cell == v` is made by an unguarded plain MOV (v: an integer or f32 immediate, a
@@ -47,7 +51,8 @@
 ///  4. Partial CSE (phases 29, 58, 65 only): within a block, a pure instruction (no side
 ///     effect, store, barrier, or variable special register) whose sources and opcode
 ///     equal an earlier one's, with none of those sources nor the earlier result redefined
-///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up).
+///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up); a pair or
+///     quad result defined once is instead deleted and its reads renamed (renameReg).
 ///  5. Dead code elimination (dead_code.cpp).
 ///  6. Tuple formation (phase 29 only, before the rounds): see formTuples.
 //===----------------------------------------------------------------------------------===//
@@ -486,6 +491,199 @@ void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
         ++ctx.changes;
         break; // the intermediate is now dead; DCE removes it
       }
+    }
+  }
+}
+
+/// The constant a width-1 R operand holds at ins[j]: an immediate, RZ, or a register whose
+/// only definition is an unguarded `MOV imm` earlier in the block.
+std::optional<uint32_t> blockConst(const ori::Function &f, const std::vector<Instr> &ins,
+                                   size_t j, const Operand &o) {
+  if (std::optional<uint32_t> v = intConst(o))
+    return v;
+  if (o.kind != OperandKind::VReg || o.cls != RegClass::R || o.width != 1 ||
+      o.sub != ori::kWholeReg || o.mods || f.regInfo(o.cls, o.reg).defCount != 1)
+    return std::nullopt;
+  long d = findDef(ins, j, o.cls, o.reg);
+  if (d < 0)
+    return std::nullopt;
+  const Instr &m = ins[static_cast<size_t>(d)];
+  if (m.op != Opcode::MOV || m.isGuarded() || !m.mods.empty() || m.numDefs != 1 ||
+      m.uses().size() != 1)
+    return std::nullopt;
+  return intConst(m.uses()[0]);
+}
+
+/// A 64-bit address register defined in the block as `other + delta` (delta a constant):
+///   IMAD.WIDE[.U32] c, k, a.64  (c, k constants: the scaled index of a constant stride);
+///   IADD3 lo, carry = a.64[0], imm, RZ ; IADD3.X hi = a.64[1], X, RZ, carry, !PT (X: RZ or a
+///   constant; the lowering's 64-bit add of a constant).
+/// Returns (a.64, delta, index of the earliest defining instruction).
+struct AddrSum {
+  Operand base;
+  int64_t delta;
+  size_t def;
+};
+std::optional<AddrSum> constAddrSum(const ori::Function &f, const std::vector<Instr> &ins,
+                                    size_t j, const Operand &b) {
+  auto whole64 = [](const Operand &o) {
+    return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.width == 2 &&
+           o.sub == ori::kWholeReg && !(o.mods & ~ori::OM_REUSE);
+  };
+  auto half = [](const Operand &o, uint8_t k) {
+    return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.width == 2 && o.sub == k &&
+           !(o.mods & ~ori::OM_REUSE);
+  };
+  long dl = findDef(ins, j, RegClass::R, b.reg);
+  if (dl < 0)
+    return std::nullopt;
+  auto d = static_cast<size_t>(dl);
+  const Instr &w = ins[d];
+  const ori::RegInfo &bi = f.regInfo(RegClass::R, b.reg);
+  if (w.isGuarded())
+    return std::nullopt;
+  if (w.op == Opcode::IMAD && w.hasModifier(Modifier::WIDE) && bi.defCount == 1 &&
+      w.numDefs == 1 && whole64(w.ops[0]) && w.uses().size() == 3 && whole64(w.uses()[2])) {
+    std::optional<uint32_t> c = blockConst(f, ins, d, w.uses()[0]);
+    std::optional<uint32_t> k = blockConst(f, ins, d, w.uses()[1]);
+    if (!c || !k)
+      return std::nullopt;
+    bool u32 = w.hasModifier(Modifier::U32);
+    int64_t delta = u32 ? static_cast<int64_t>(uint64_t(*c) * uint64_t(*k))
+                        : int64_t(static_cast<int32_t>(*c)) * int64_t(static_cast<int32_t>(*k));
+    return AddrSum{w.uses()[2], delta, d};
+  }
+  // The pair add: hi is the nearest definition, lo the one before it.
+  if (w.op == Opcode::IADD3 && w.hasModifier(Modifier::X) && w.mods.size() == 1 &&
+      bi.defCount == 2 && w.numDefs == 1 && half(w.ops[0], 1) && w.uses().size() == 5 && d > 0) {
+    const Instr &lo = ins[d - 1];
+    auto hu = w.uses();
+    if (lo.op != Opcode::IADD3 || !lo.mods.empty() || lo.isGuarded() || lo.numDefs != 2 ||
+        !half(lo.ops[0], 0) || lo.ops[0].reg != b.reg || lo.uses().size() != 3 ||
+        !(hu[3] == lo.ops[1]) || predConst(hu[4]) != false || !isRZ(hu[2]) ||
+        f.regInfo(lo.ops[1].cls, lo.ops[1].reg).useCount != 1)
+      return std::nullopt;
+    auto lu = lo.uses();
+    if (!half(lu[0], 0) || !half(hu[0], 1) || lu[0].reg != hu[0].reg || !isRZ(lu[2]))
+      return std::nullopt;
+    std::optional<uint32_t> l = intConst(lu[1]), h = intConst(hu[1]);
+    if (!l || !h)
+      return std::nullopt;
+    Operand a = Operand::vreg(RegClass::R, lu[0].reg, 2);
+    return AddrSum{a, static_cast<int64_t>((uint64_t(*h) << 32) | *l), d - 1};
+  }
+  return std::nullopt;
+}
+
+/// `b.64 = IMAD.WIDE x, k, s.64` whose addend s is `a.64 + c` (constAddrSum, s read only
+/// here) and whose result b is read only as memory bases later in the block: the addend
+/// becomes a and every access through b takes c in its offset (x * k + (a + c) + off ==
+/// x * k + a + (off + c) at 64 bits). All or nothing: every read of b must take the new
+/// offset (a 24-bit field), else nothing changes.
+bool reads(const Instr &in, RegClass c, uint32_t r);
+void reassociateWideAddend(GoCtx &ctx, std::vector<Instr> &ins) {
+  ori::Function &f = ctx.f;
+  for (size_t d = 0; d < ins.size(); ++d) {
+    Instr &w = ins[d];
+    if (w.op != Opcode::IMAD || !w.hasModifier(Modifier::WIDE) || w.isGuarded() ||
+        w.numDefs != 1 || w.uses().size() != 3)
+      continue;
+    const Operand b = w.ops[0], add = w.uses()[2];
+    if (b.kind != OperandKind::VReg || b.cls != RegClass::R || b.width != 2 ||
+        b.sub != ori::kWholeReg || add.kind != OperandKind::VReg || add.cls != RegClass::R ||
+        add.width != 2 || add.sub != ori::kWholeReg || (add.mods & ~ori::OM_REUSE))
+      continue;
+    const ori::RegInfo &bi = f.regInfo(RegClass::R, b.reg), &ai = f.regInfo(RegClass::R, add.reg);
+    if (bi.defCount != 1 || ai.useCount != 1 || b.reg == add.reg)
+      continue;
+    std::optional<AddrSum> s = constAddrSum(f, ins, d, add);
+    if (!s || s->delta == 0 || sourcesClobbered(ins, s->def + 1, d, {s->base}) ||
+        sourcesClobbered(ins, s->def + 1, d, w.uses().take_front(2)))
+      continue;
+    // Every read of b: a memory base after d in this block that still encodes with +delta.
+    std::vector<std::pair<size_t, unsigned>> sites;
+    uint32_t seen = 0;
+    bool ok = true;
+    for (size_t j = d + 1; j < ins.size() && ok; ++j) {
+      if (untouchable(ins[j]) && reads(ins[j], RegClass::R, b.reg))
+        ok = false;
+      auto u = ins[j].uses();
+      for (unsigned i = 0; i < u.size() && ok; ++i) {
+        for (const Operand &v : u[i].vregs())
+          if (v.cls == RegClass::R && v.reg == b.reg)
+            ++seen;
+        if (u[i].kind != OperandKind::Mem || !u[i].memBaseIsVReg())
+          continue;
+        Operand mb = u[i].memBase();
+        if (mb.cls != RegClass::R || mb.reg != b.reg)
+          continue;
+        if (mb.width != 2 || mb.sub != ori::kWholeReg) {
+          ok = false;
+          break;
+        }
+        int64_t off = int64_t(u[i].memOffset()) + s->delta;
+        Instr t = ins[j];
+        if (off < INT32_MIN || off > INT32_MAX)
+          ok = false;
+        else {
+          t.uses()[i].setMemOffset(static_cast<int32_t>(off));
+          ok = enc::canEncode(t, ctx.sm);
+        }
+        if (ok)
+          sites.push_back({j, i});
+      }
+      if (ins[j].guard.kind == OperandKind::VReg && ins[j].guard.cls == RegClass::R &&
+          ins[j].guard.reg == b.reg)
+        ok = false;
+    }
+    if (!ok || sites.empty() || seen != bi.useCount || sites.size() != bi.useCount)
+      continue;
+    w.uses()[2] = s->base;
+    for (auto [j, i] : sites) {
+      Operand &m = ins[j].uses()[i];
+      m.setMemOffset(static_cast<int32_t>(int64_t(m.memOffset()) + s->delta));
+    }
+    ++ctx.changes;
+  }
+}
+
+/// Address arithmetic folded into memory offsets (ptxas's `[R.64+0x400]`): a memory operand
+/// `[b.64 + off]` whose base is `a.64 + delta` (constAddrSum) becomes `[a.64 + off + delta]`
+/// when a.64 is unchanged between b's definition and the access and the instruction still
+/// encodes (the offset field's width is the encoding's); the add then dies when no other
+/// read of b remains. 64-bit bases only: the address adds wrap at 2^64 either way, so
+/// (a + delta) + off == a + (off + delta) exactly. Counts are stale afterwards: the caller
+/// recomputes the register table.
+void foldAddrOffsets(GoCtx &ctx, std::vector<Instr> &ins) {
+  reassociateWideAddend(ctx, ins);
+  for (size_t j = 0; j < ins.size(); ++j) {
+    Instr &in = ins[j];
+    if (untouchable(in))
+      continue;
+    auto uses = in.uses();
+    for (unsigned i = 0; i < uses.size(); ++i) {
+      Operand &m = uses[i];
+      if (m.kind != OperandKind::Mem || !m.memBaseIsVReg())
+        continue;
+      Operand b = m.memBase();
+      if (b.cls != RegClass::R || b.width != 2 || b.sub != ori::kWholeReg)
+        continue;
+      std::optional<AddrSum> s = constAddrSum(ctx.f, ins, j, b);
+      if (!s)
+        continue;
+      int64_t off = int64_t(m.memOffset()) + s->delta;
+      if (off < INT32_MIN || off > INT32_MAX)
+        continue;
+      if (sourcesClobbered(ins, s->def + 1, j, {s->base}))
+        continue;
+      Operand n = withMemBase(m, s->base);
+      n.setMemOffset(static_cast<int32_t>(off));
+      Instr t = in;
+      t.uses()[i] = n;
+      if (!enc::canEncode(t, ctx.sm))
+        continue;
+      m = n;
+      ++ctx.changes;
     }
   }
 }
@@ -1144,6 +1342,41 @@ bool cseCandidate(const Instr &in) {
   return in.op != Opcode::MOV && in.op != Opcode::NOP;
 }
 
+/// Every read of `from` (a whole R register defined once, by the instruction about to be
+/// deleted) becomes a read of `to` (same width, defined once, earlier in the same block, so
+/// its one definition dominates every read of `from`). False, changing nothing, where a
+/// read hides in a packed operand (a memory descriptor or constant-bank index) or either
+/// register has another definition.
+bool renameReg(ori::Function &f, const Operand &from, const Operand &to) {
+  if (from.kind != OperandKind::VReg || to.kind != OperandKind::VReg || from.cls != RegClass::R ||
+      to.cls != RegClass::R || from.width != to.width || from.reg == to.reg ||
+      f.regInfo(from.cls, from.reg).defCount != 1 || f.regInfo(to.cls, to.reg).defCount != 1)
+    return false;
+  auto packed = [&](const Operand &o) {
+    Operand h = o.kind == OperandKind::Mem     ? o.memDesc()
+                : o.kind == OperandKind::CBank ? o.cbankIndex()
+                                               : Operand{};
+    return h.kind == OperandKind::VReg && h.cls == from.cls && h.reg == from.reg;
+  };
+  for (const ori::Block &b : f.blocks)
+    for (const Instr &in : b.instrs) {
+      if (untouchable(in) && reads(in, from.cls, from.reg))
+        return false;
+      for (const Operand &o : in.ops)
+        if (packed(o))
+          return false;
+      if (in.guard.kind == OperandKind::VReg && in.guard.cls == from.cls && in.guard.reg == from.reg)
+        return false;
+    }
+  for (ori::Block &b : f.blocks)
+    for (Instr &in : b.instrs)
+      for (Operand &o : in.uses())
+        if ((o.kind == OperandKind::VReg || (o.kind == OperandKind::Mem && o.memBaseIsVReg())) &&
+            o.cls == from.cls && o.reg == from.reg)
+          o.reg = to.reg;
+  return true;
+}
+
 void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   for (size_t j = 0; j < ins.size(); ++j) {
     Instr &in = ins[j];
@@ -1164,6 +1397,11 @@ void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
         if (ok && r.width == 1) {
           Operand src = e.ops[0];
           makeMov(in, src);
+          ++ctx.changes;
+        } else if (ok && renameReg(ctx.f, r, e.ops[0])) {
+          // A pair or quad has no one-instruction copy: its reads are renamed instead.
+          ins.erase(ins.begin() + static_cast<long>(j));
+          --j;
           ++ctx.changes;
         }
         break;
@@ -1285,6 +1523,9 @@ void generalOptimize(ori::Function &f, PhaseContext &pc, bool cse, bool tuples =
     f.recomputeRegTable();
     for (ori::Block &b : f.blocks)
       combineBlock(ctx, b.instrs);
+    for (ori::Block &b : f.blocks)
+      foldAddrOffsets(ctx, b.instrs);
+    f.recomputeRegTable();
     if (cse)
       for (ori::Block &b : f.blocks)
         cseBlock(ctx, b.instrs);
