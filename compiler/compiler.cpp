@@ -574,14 +574,18 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     if (usesTexturesOrSurfaces(lf.fn))
       mi.isaClass = std::max<uint8_t>(mi.isaClass, 2);
     mi.functions.push_back(std::move(fi));
-    if (opts.warnOnSpills)
+    if (opts.warnOnSpills || opts.warnOnLocalMemory)
       for (size_t i : [&] {
              std::vector<size_t> v{k};
              v.insert(v.end(), callees.begin(), callees.end());
              return v;
            }()) {
         const ori::FrameInfo &fr = lowered[i].fn.frame;
-        if (fr.spillStoreBytes || fr.spillLoadBytes)
+        // ptxas 13.0's wording and order (probed: the local-memory line first).
+        if (opts.warnOnLocalMemory && fr.size)
+          diag.warning("Local memory used for function '" + lowered[i].fn.name +
+                       "', size of stack frame: " + std::to_string(fr.size) + " bytes");
+        if (opts.warnOnSpills && (fr.spillStoreBytes || fr.spillLoadBytes))
           diag.warning("Registers are spilled to local memory in function '" +
                        lowered[i].fn.name + "', " + std::to_string(fr.spillStoreBytes) +
                        " bytes spill stores, " + std::to_string(fr.spillLoadBytes) +

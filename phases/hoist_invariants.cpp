@@ -48,6 +48,13 @@
 /// hoist"). An instruction that an earlier loop (or pass) already hoisted and that would now
 /// climb another level is a nested hoist: it counts against budget / HoistConservativeScale
 /// (seed: the inner-loop divisor, 10), and DisableNestedHoist forbids it.
+/// Register pressure (seed: "Every hoisted instruction extends its live range from the
+/// preheader through the entire loop"; HoistCBORRegPressureLimitApplyRate, 80%): a hoist
+/// that defines R registers is not done when the loop's largest R pressure (32-bit units
+/// live at one point, counted over its blocks) plus the units already hoisted out of it
+/// would pass HoistRRegPressureLimitApplyRate percent of the function's R registers
+/// (its limit, else the target's most, less the 3 -v counts beyond the values). Without it
+/// Late3's budget of 10,000 took Rodinia myocyte's solver_2 from 213 to 660 units.
 /// Not done: the seed's profitability score (latency classes weighed against body and header
 /// sizes), the per-block HoistLate policy and the HoistCBO* / HoistTex* special paths; these
 /// knobs are not registered (no reader).
@@ -156,6 +163,34 @@ Budget budgetFor(const HoistCtx &c, uint32_t li) {
 
 /// Hoists what it may out of loop `li` (whose dedicated preheader is `pre`); returns the
 /// number of instructions moved.
+/// The most R units live at one point in the blocks of loop `l` (a backward walk of each
+/// block from its live-out set; a guarded definition kills nothing).
+uint32_t loopRPressure(const ori::Function &f, const ori::Loop &l, const ori::Liveness &lv) {
+  std::vector<uint8_t> width(f.numFlatRegs(), 0);
+  for (uint32_t n = 0; n < f.numRegs(ori::RegClass::R); ++n)
+    width[f.flatRegIndex(ori::RegClass::R, n)] = f.regInfo(ori::RegClass::R, n).width;
+  uint32_t most = 0;
+  for (uint32_t b : l.blocks) {
+    llvm::BitVector live = lv.liveOut[b];
+    uint32_t units = 0;
+    for (unsigned x : live.set_bits())
+      units += width[x];
+    most = std::max(most, units);
+    const auto &instrs = f.blocks[b].instrs;
+    for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
+      if (!it->isGuarded())
+        for (const Operand &d : it->defs())
+          if (d.kind == OperandKind::VReg && d.sub == ori::kWholeReg && live.test(flat(f, d)))
+            live.reset(flat(f, d)), units -= width[flat(f, d)];
+      for (const Operand &v : readsOf(*it))
+        if (v.kind == OperandKind::VReg && !live.test(flat(f, v)))
+          live.set(flat(f, v)), units += width[flat(f, v)];
+      most = std::max(most, units);
+    }
+  }
+  return most;
+}
+
 unsigned hoistLoop(HoistCtx &c, uint32_t li, uint32_t pre) {
   ori::Function &f = c.f;
   const ori::Loop &l = f.loops[li];
@@ -164,6 +199,13 @@ unsigned hoistLoop(HoistCtx &c, uint32_t li, uint32_t pre) {
     return 0;
 
   ori::Liveness lv = ori::computeLiveness(f);
+  // Room for values live across the loop (see the file comment, "Register pressure").
+  int64_t rate = c.pc.knobs.getInt(KnobId::HoistRRegPressureLimitApplyRate);
+  uint32_t regs = f.maxRegs ? std::min(f.maxRegs, c.pc.target->maxRegisterCount())
+                            : c.pc.target->maxRegisterCount();
+  int64_t pressureRoom = rate > 0 ? (int64_t(regs > 3 ? regs - 3 : 0) * rate) / 100 -
+                                        int64_t(loopRPressure(f, l, lv))
+                                  : INT64_MAX;
   const llvm::BitVector &liveIntoHeader = lv.liveIn[l.header];
   llvm::BitVector definedInLoop(f.numFlatRegs());
   for (uint32_t b : l.blocks)
@@ -218,10 +260,15 @@ unsigned hoistLoop(HoistCtx &c, uint32_t li, uint32_t pre) {
           room = true;
         else
           room = nested ? movedNested + 1 <= budget.nested : moved + 1 <= budget.main;
-        if (!room || !canMove(in, b)) {
+        int64_t rUnits = 0;
+        for (const Operand &d : in.defs())
+          if (d.kind == OperandKind::VReg && d.cls == ori::RegClass::R)
+            rUnits += d.sub == ori::kWholeReg ? d.width : 1;
+        if (!room || rUnits > pressureRoom || !canMove(in, b)) {
           ++k;
           continue;
         }
+        pressureRoom -= rUnits;
         Instr m = std::move(in);
         instrs.erase(instrs.begin() + static_cast<std::ptrdiff_t>(k));
         for (const Operand &d : m.defs())
