@@ -1429,6 +1429,35 @@ void ref_loop_fusion(RefCtx& c) {
   }
 }
 
+// kernels/hot_cold_loops.ptx: element i of thread t at i * T + t; exit at x < -95.
+void ref_hot_cold_loops(RefCtx& c) {
+  const int n = static_cast<int>(c.iscalar(2));
+  const float* x = c.buf<float>("x");
+  int32_t* out = c.buf<int32_t>("out");
+  const int threads = static_cast<int>(c.d.grid[0] * c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    float s = 0.f;
+    int i = 0;
+    bool early = false;
+    do {
+      const float v = x[i * threads + t];
+      if (v < -95.f) {
+        early = true;
+        break;
+      }
+      s += v;
+      ++i;
+    } while (i < n);
+    if (early) {
+      out[2 * t] = i;
+      out[2 * t + 1] = 1;
+    } else {
+      std::memcpy(&out[2 * t], &s, 4);
+      out[2 * t + 1] = 0;
+    }
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -1446,6 +1475,7 @@ const Entry kRefs[] = {
     {"loop_invariants", ref_loop_invariants},
     {"pipeline_loops", ref_pipeline_loops},
     {"loop_fusion", ref_loop_fusion},
+    {"hot_cold_loops", ref_hot_cold_loops},
     {"transpose", ref_transpose},
     {"atomics", ref_atomics},
     {"warp_ops", ref_warp_ops},
