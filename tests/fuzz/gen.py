@@ -545,6 +545,7 @@ class Gen:
         if form == "data_while":
             self.emit(f"setp.ge.u32 %pl, {ctr}, {bnd};")
             self.emit(f"@%pl bra {out};")
+        head_at = len(self.lines)
         self.lines.append(head + ":")
         self.depth += 1
         self.loops.append((latch, out))
@@ -554,6 +555,32 @@ class Gen:
         self.lines.append(latch + ":")
         self.emit(f"add.s32 {ctr}, {ctr}, {step};")
         self.emit(test)
+        self.emit(f"@%pl bra {head};")
+        self.lines.append(out + ":")
+        if "twins" in self.features and form != "data_while" and R.random() < 0.6:
+            self.lines.insert(head_at + 1, "\t" * (2 + min(self.depth, 5)) + '.pragma "nounroll";')
+            self.twin(ctr, start, step, test)
+
+    def twin(self, ctr, start, step, test):
+        # --features twins: a second loop right after the first with the same count (same
+        # start, step, compare and bound, its own counter), both nounroll, so that
+        # OriLoopFusion (phase 59, -knob PerformLoopFusion=1) has candidates to fuse or refuse.
+        R = self.R
+        i = self.loop_regs
+        self.loop_regs += 1
+        ctr2 = "%%l%d" % i
+        head, latch, out = self.label("loop"), self.label("latch"), self.label("endloop")
+        self.emit(start.replace(ctr + ",", ctr2 + ","))
+        self.lines.append(head + ":")
+        self.emit('.pragma "nounroll";')
+        self.depth += 1
+        self.loops.append((latch, out))
+        self.seq(R.choice([1, 1, 2, 3]))
+        self.loops.pop()
+        self.depth -= 1
+        self.lines.append(latch + ":")
+        self.emit(f"add.s32 {ctr2}, {ctr2}, {step};")
+        self.emit(test.replace(ctr + ",", ctr2 + ","))
         self.emit(f"@%pl bra {head};")
         self.lines.append(out + ":")
 
@@ -754,7 +781,9 @@ class Gen:
 # Constructs ptxas accepts but ptxas-mini does not support yet (it rejects them with an error):
 # generated only when asked for (--features), so that the default run measures miscompiles.
 #   int16x2: min/max on .s16x2/.u16x2 (PTX 8.0) -- "Unknown modifier '.s16x2'"
-OPTIONAL_FEATURES = ("int16x2",)
+#   twins: a loop followed by a second with the same trip count, both nounroll (candidates for
+#     OriLoopFusion, phase 59: run with --mini-knob PerformLoopFusion=1)
+OPTIONAL_FEATURES = ("int16x2", "twins")
 
 
 def generate(seed, size=40, features=()):

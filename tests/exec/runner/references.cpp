@@ -1399,6 +1399,65 @@ void ref_pipeline_loops(RefCtx& c) {
   }
 }
 
+// kernels/loop_fusion.ptx: element i of thread t at i * T + t; three pairs of loops.
+void ref_loop_fusion(RefCtx& c) {
+  const int n = static_cast<int>(c.iscalar(4));
+  const float* x = c.buf<float>("x");
+  float* y = c.buf<float>("y");
+  float* z = c.buf<float>("z");
+  int32_t* out = c.buf<int32_t>("out");
+  const int threads = static_cast<int>(c.d.grid[0] * c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    float s = 0.f, q = 0.f, s3 = 0.f;
+    uint32_t h = 0;
+    for (int i = 0; i < n; ++i)
+      s += x[i * threads + t];
+    for (int i = 0; i < n; ++i)
+      q = std::fma(y[i * threads + t], y[i * threads + t], q);
+    for (int i = 0; i < n; ++i)
+      z[i * threads + t] = x[i * threads + t] + 1.f;
+    for (int i = 0; i < n; ++i)
+      h = h * 31u + static_cast<uint32_t>(i);
+    for (int i = 0; i < n; ++i)
+      y[i * threads + t] = x[i * threads + t] + x[i * threads + t];
+    for (int i = 0; i < n; ++i)
+      s3 += y[i * threads + t];
+    std::memcpy(&out[4 * t], &s, 4);
+    std::memcpy(&out[4 * t + 1], &q, 4);
+    out[4 * t + 2] = static_cast<int32_t>(h);
+    std::memcpy(&out[4 * t + 3], &s3, 4);
+  }
+}
+
+// kernels/hot_cold_loops.ptx: element i of thread t at i * T + t; exit at x < -95.
+void ref_hot_cold_loops(RefCtx& c) {
+  const int n = static_cast<int>(c.iscalar(2));
+  const float* x = c.buf<float>("x");
+  int32_t* out = c.buf<int32_t>("out");
+  const int threads = static_cast<int>(c.d.grid[0] * c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    float s = 0.f;
+    int i = 0;
+    bool early = false;
+    do {
+      const float v = x[i * threads + t];
+      if (v < -95.f) {
+        early = true;
+        break;
+      }
+      s += v;
+      ++i;
+    } while (i < n);
+    if (early) {
+      out[2 * t] = i;
+      out[2 * t + 1] = 1;
+    } else {
+      std::memcpy(&out[2 * t], &s, 4);
+      out[2 * t + 1] = 0;
+    }
+  }
+}
+
 struct Entry {
   const char* name;
   RefFn fn;
@@ -1415,6 +1474,8 @@ const Entry kRefs[] = {
     {"reduce_shared", ref_reduce_shared},
     {"loop_invariants", ref_loop_invariants},
     {"pipeline_loops", ref_pipeline_loops},
+    {"loop_fusion", ref_loop_fusion},
+    {"hot_cold_loops", ref_hot_cold_loops},
     {"transpose", ref_transpose},
     {"atomics", ref_atomics},
     {"warp_ops", ref_warp_ops},
