@@ -346,6 +346,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     g.addressSlot = v.addressSlot;
     if (v.addressSlot)
       g.slot = v.slot;
+    for (const frontend::LoweredVariable::AddressInit &a : v.addressInits)
+      g.addressInits.push_back(cubin::GlobalVar::AddressInit{a.offset, a.symbol, a.addend});
     mi.globals.push_back(std::move(g));
   }
   std::set<std::string> externNames;
@@ -560,6 +562,20 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     fi.minStackSize = stack.value_or(lf.fn.frame.size);
     if (lf.fn.frame.size)
       fi.cfaStart = 32; // after `LDC R1, c[0x0][0x28]` and `IADD3 R1, R1, -frame, RZ`
+    // Indirect calls: the kernel's table of the address-taken functions' code offsets
+    // (frontend/lower/lower_call.cpp); entry 0 is 1 as in ptxas's (GUESS: its meaning).
+    bool reachesPointee = false;
+    for (size_t c : callees)
+      reachesPointee |= std::find(moduleData.functionPointers.begin(),
+                                  moduleData.functionPointers.end(),
+                                  lowered[c].fn.name) != moduleData.functionPointers.end();
+    if (reachesPointee) {
+      fi.functionTable.push_back(1);
+      for (const std::string &n : moduleData.functionPointers) {
+        auto it = layout.calleeOffset.find(n);
+        fi.functionTable.push_back(it == layout.calleeOffset.end() ? 0 : it->second);
+      }
+    }
     if (!callees.empty()) {
       fi.hasCalls = true;
       fi.crsStackSize = 0; // HW: ptxas writes CRS_STACK_SIZE 0 for kernels with calls

@@ -200,8 +200,10 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   for (ori::Modifier m : in.mods)
     os << '.' << ori::modifierSpelling(m);
   // nvdisasm separates RET's return-address register from its target by a space only
-  // (`RET.REL.NODEC R20 0x0`).
-  bool spaceOnly = in.op == ori::Opcode::RET;
+  // (`RET.REL.NODEC R20 0x0`), and an indirect CALL's register too (`CALL.REL.NOINC R8 0x0`).
+  bool spaceOnly = in.op == ori::Opcode::RET ||
+                   (in.op == ori::Opcode::CALL && !in.ops.empty() &&
+                    in.ops[0].kind != ori::OperandKind::Func);
   bool first = true;
   for (size_t i = 0; i < in.ops.size(); ++i) {
     // CALL.ABS reads its target from the register; the callee's name is not printed.
