@@ -411,6 +411,29 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
                 std::max(f.minFrameAlign, sameComponent ? 16u : lowered[c].fn.frame.align);
           }
       }
+      // An indirect call (the pseudo-callee "(indirect)", frontend/lower/lower_call.cpp)
+      // may reach every address-taken function: it changes what any of them changes. A
+      // target in this function's own component (recursion through a pointer) leaves the
+      // set unknown: every register.
+      for (size_t k = 0; k < f.callees.size(); ++k) {
+        if (f.callees[k] != "(indirect)")
+          continue;
+        ori::PhysRegSet any;
+        bool known = true;
+        for (size_t c : g.callees[i]) {
+          const std::string &n = lowered[c].fn.name;
+          if (std::find(moduleData.functionPointers.begin(), moduleData.functionPointers.end(),
+                        n) == moduleData.functionPointers.end())
+            continue;
+          if (g.sccOf[c] == g.sccOf[i] || !gen[c].done)
+            known = false;
+          else
+            any.unite(gen[c].clobbers);
+        }
+        f.calleeClobbers.resize(f.callees.size());
+        if (known)
+          f.calleeClobbers[k] = any;
+      }
       auto start = std::chrono::steady_clock::now();
       pm.run(f);
       if (d.hasErrors())

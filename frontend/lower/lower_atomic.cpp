@@ -357,19 +357,27 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
     return false;
   if (fallback && a.base.kind == OperandKind::None)
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-  // A guarded loop or fall-back: branch around the whole sequence.
+  // A guarded loop or fall-back: branch around the whole sequence. Forward branches name a
+  // pending target (kToDone, kToNext: far above any block index, which startBlock's
+  // renumbering keeps so) patched once the target exists; instruction indices are no handle,
+  // the entry block gains the descriptor load in front when an access first needs it.
+  constexpr uint32_t kToDone = 0x40000000u, kToNext = 0x20000000u;
+  auto patch = [&](uint32_t pending, uint32_t target) {
+    for (ori::Block &blk : ctx.fn().blocks)
+      for (ori::Instr &x : blk.instrs)
+        for (Operand &o : x.ops)
+          if (o.kind == OperandKind::Block && o.reg >= pending && o.reg < 2 * pending)
+            o = Operand::block(target);
+  };
   Operand guard = ctx.curGuard;
-  std::vector<std::pair<uint32_t, size_t>> toDone; // BRA instructions to patch: block, index
   auto braToDone = [&](const Operand &p) {
-    ori::Instr &br = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(0)});
+    ori::Instr &br = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(kToDone)});
     br.guard = p;
-    toDone.push_back({ctx.curBlock, ctx.fn().blocks[ctx.curBlock].instrs.size() - 1});
     ctx.startBlock();
   };
   auto finish = [&] {
     uint32_t done = ctx.startBlock();
-    for (auto [blk, idx] : toDone)
-      ctx.fn().blocks[blk].instrs[idx].uses()[0] = Operand::block(done);
+    patch(kToDone, done);
     ctx.curGuard = guard;
     return true;
   };
@@ -429,31 +437,27 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
       nq.mods ^= ori::OM_NOT;
       ctx.emit(Opcode::QSPC, {Modifier::E, Modifier::S}, {q, RZ()},
                {Operand::mem(a.base, a.offset)});
-      ori::Instr &toNext = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(0)});
+      ori::Instr &toNext = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(kToNext)});
       toNext.guard = nq;
-      uint32_t brBlock = ctx.curBlock;
-      size_t brIndex = ctx.fn().blocks[brBlock].instrs.size() - 1;
       ctx.startBlock();
       MemAddress sa{component(a.base, 0), a.offset};
       if (!casLoop(ctx, in, op->ptx, t, isRed ? Operand{} : d, b, sa, StateSpace::Shared, order))
         return false;
       braToDone(Operand{});
-      ctx.fn().blocks[brBlock].instrs[brIndex].uses()[0] = Operand::block(ctx.curBlock);
+      patch(kToNext, ctx.curBlock);
       if (isFloat && !f16) {
         // Another CTA's shared memory (the cluster window): a generic CAS loop.
         Operand qd = ctx.temp(RegClass::P), nqd = qd;
         nqd.mods ^= ori::OM_NOT;
         ctx.emit(Opcode::QSPC, {Modifier::E, Modifier::D}, {qd, RZ()},
                  {Operand::mem(a.base, a.offset)});
-        ori::Instr &toLocal = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(0)});
+        ori::Instr &toLocal = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(kToNext)});
         toLocal.guard = nqd;
-        uint32_t lb = ctx.curBlock;
-        size_t li = ctx.fn().blocks[lb].instrs.size() - 1;
         ctx.startBlock();
         if (!casLoop(ctx, in, op->ptx, t, isRed ? Operand{} : d, b, a, StateSpace::None, order))
           return false;
         braToDone(Operand{});
-        ctx.fn().blocks[lb].instrs[li].uses()[0] = Operand::block(ctx.curBlock);
+        patch(kToNext, ctx.curBlock);
       }
     }
     // Local memory: no other thread sees it, a plain load and store.

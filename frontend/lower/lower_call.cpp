@@ -412,7 +412,8 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
     // .nv.constant2 holding the code offsets (with one kernel it stores the offsets
     // themselves in the pointers; the table is used here in every case). The call may reach
     // every address-taken function: they are this function's callees (so every kernel
-    // reaching it carries them) and, with no Func operand, the CALL clobbers every register.
+    // reaching it carries them), and the CALL's Func operand is the pseudo-callee
+    // "(indirect)", whose clobber set the driver makes the union of theirs.
     Operand fp = ctx.source(in, targetOp);
     if (fp.kind == ori::OperandKind::None)
       return false;
@@ -427,7 +428,8 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
         (void)ctx.fn().calleeIndex(f);
     ctx.emit(Opcode::MOV, {}, {preg(conv.returnAddress)}, {Operand::block(0)});
     movIndex = ctx.fn().blocks[movBlock].instrs.size() - 1;
-    ctx.emit(Opcode::CALL, {Modifier::REL, Modifier::NOINC}, {}, {target, Operand::intImm(0)})
+    ctx.emit(Opcode::CALL, {Modifier::REL, Modifier::NOINC}, {},
+             {Operand::func(ctx.fn().calleeIndex("(indirect)")), target})
         .guard = guard;
   } else {
     ctx.emit(Opcode::MOV, {}, {preg(conv.returnAddress)}, {Operand::block(0)});

@@ -1,6 +1,7 @@
 // Indirect calls: virtual functions (vtables: module variables initialized with function
-// addresses), a table of device function pointers, and a module pointer initialized with a
-// variable's generic address (R_CUDA_G64 in .rela.nv.global.init).
+// addresses), a table of device function pointers (also called inside a divergent branch),
+// and a module pointer initialized with a variable's generic address (R_CUDA_G64 in
+// .rela.nv.global.init).
 struct Shape {
   __device__ virtual int area(int x) const { return x + 1; }
 };
@@ -23,7 +24,11 @@ extern "C" __global__ void call_indirect(const int *in, int *out) {
   Tri t;
   const Shape *p = (i % 3 == 0) ? &b : (i % 3 == 1) ? static_cast<const Shape *>(&s) : &t;
   int v = in[i];
-  out[i] = p->area(v) + ops[i & 1](v) + *gp;
+  int r = p->area(v) + ops[i & 1](v) + *gp;
+  // A call through a pointer inside a divergent branch: values (and the branch's convergence
+  // barrier) live across it.
+  if (v > 0) r += ops[0](v + i);
+  out[i] = r;
 }
 
 // A second kernel: with two kernels ptxas calls through the per-kernel table of code

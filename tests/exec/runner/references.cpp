@@ -1129,7 +1129,8 @@ void ref_atomics_generic(RefCtx& c) {
 }
 
 // kernels/call_indirect.cu: a virtual area() chosen by i % 3 (x + 1, x * x, 3x - 5), a
-// function pointer chosen by i & 1 (2x + 7, -x) and gv[2] = 13 through a module pointer.
+// function pointer chosen by i & 1 (2x + 7, -x), gv[2] = 13 through a module pointer, and for
+// x > 0 the first pointer's 2(x + i) + 7.
 void ref_call_indirect(RefCtx& c) {
   const int32_t* in = c.buf<int32_t>("in");
   int32_t* out = c.buf<int32_t>("out");
@@ -1137,7 +1138,8 @@ void ref_call_indirect(RefCtx& c) {
     uint32_t x = static_cast<uint32_t>(in[t]);
     uint32_t a = t % 3 == 0 ? x + 1u : t % 3 == 1 ? x * x : x * 3u - 5u;
     uint32_t f = (t & 1) ? 0u - x : 2u * x + 7u;
-    out[t] = static_cast<int32_t>(a + f + 13u);
+    uint32_t extra = static_cast<int32_t>(x) > 0 ? 2u * (x + t) + 7u : 0u;
+    out[t] = static_cast<int32_t>(a + f + 13u + extra);
   }
 }
 
