@@ -651,6 +651,12 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   for (auto it = reports.rbegin(); it != reports.rend(); ++it)
     (*it)();
   std::string err;
+  // The cubin model has no layout for module data without code (cubin_builder.cpp): a clean
+  // refusal, not an internal error (cuda-samples simpleCUFFT_callback: only a .global holding
+  // a device function's address).
+  if (mi.functions.empty() && !mi.globals.empty())
+    diag.fatal("A module with module variables but no kernel is not supported by ptxas-mini's "
+               "code generator yet");
   auto model = cubin::buildCubin(mi, err);
   if (!model)
     diag.fatal("Internal error building the cubin: " + err);
