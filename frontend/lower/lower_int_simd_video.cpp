@@ -19,8 +19,8 @@
 ///   4. .add: d = c + the sum of the (full, signed) results of the lanes in the mask;
 ///      otherwise d = c with each lane in the mask replaced by the result's low w bits
 ///      (the default mask is every lane, so c is then unused).
-/// Refused: source lane selectors (.h10/.b3210 on a or b; the parser does not accept them
-/// yet) and masks other than the default, .h0/.h1 (x2) and one byte .bK (x4).
+/// Lane selectors on a and b (`.hxy`, `.bwxyz`) pick each lane from the 64-bit {b, a}; the
+/// destination's mask (`.h0`, `.h10`, `.b20`, ...) names the lanes written or summed.
 /// The exec test int_video_simd runs ptxas's cubin and ours against one reference.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_int.h"
@@ -57,17 +57,39 @@ constexpr std::array kCmps = {CmpRow{"eq", Modifier::EQ}, CmpRow{"ne", Modifier:
                               CmpRow{"lt", Modifier::LT}, CmpRow{"le", Modifier::LE},
                               CmpRow{"gt", Modifier::GT}, CmpRow{"ge", Modifier::GE}};
 
-/// The PRMT selector moving lane `i` (of `lanes` in a word) to the low bits, zero- or
-/// sign-extended (a nibble with bit 3 set replicates that byte's sign; 4 is a byte of RZ).
-uint32_t laneSelector(unsigned lanes, unsigned i, bool sign) {
+/// The PRMT selector moving lane `k` of the 64-bit {b, a} (halves 0-3 or bytes 0-7; PRMT's
+/// bytes 0-3 are its first source, 4-7 its second) to the low bits, zero- or sign-extended:
+/// a nibble with bit 3 set replicates that byte's sign, `zeroByte` names a byte of RZ (the
+/// caller puts RZ in the other source).
+uint32_t laneSelector(unsigned lanes, unsigned k, bool sign, unsigned zeroByte) {
   unsigned w = 4 / lanes; // bytes per lane
-  unsigned top = i * w + w - 1;
+  unsigned top = k * w + w - 1;
   uint32_t sel = 0;
   for (unsigned j = 0; j < 4; ++j) {
-    unsigned from = j < w ? i * w + j : sign ? (8u | top) : 4u;
+    unsigned from = j < w ? k * w + j : sign ? (8u | top) : zeroByte;
     sel |= from << (4 * j);
   }
   return sel;
+}
+
+/// A lane selector `.hxy` (x2) or `.bwxyz` (x4): the source lane of each lane, lane 0 last.
+/// Empty text: the default, `dflt`.
+bool laneSources(std::string_view text, unsigned lanes, const std::array<unsigned, 4> &dflt,
+                 std::array<unsigned, 4> &out) {
+  out = dflt;
+  if (text.empty())
+    return true;
+  char kind = lanes == 2 ? 'h' : 'b';
+  unsigned most = lanes == 2 ? 3 : 7;
+  if (text.size() != lanes + 1 || text[0] != kind)
+    return false;
+  for (unsigned i = 0; i < lanes; ++i) {
+    char ch = text[lanes - i];
+    if (ch < '0' || static_cast<unsigned>(ch - '0') > most)
+      return false;
+    out[i] = static_cast<unsigned>(ch - '0');
+  }
+  return true;
 }
 
 } // namespace
@@ -117,39 +139,66 @@ bool lowerSimdVideo(LowerCtx &ctx, const ptx::Instruction &in) {
   if (size_t dot = dname.rfind('.'); dot != std::string::npos) {
     std::string sel = dname.substr(dot + 1);
     dname.resize(dot);
-    if (lanes == 2 && (sel == "h0" || sel == "h1"))
-      mask = 1u << (sel[1] - '0');
-    else if (lanes == 2 && sel == "h10")
-      mask = 3;
-    else if (lanes == 4 && sel.size() == 2 && sel[0] == 'b' && sel[1] >= '0' && sel[1] <= '3')
-      mask = 1u << (sel[1] - '0');
-    else
+    // .h0 .h1 .h10 (x2); .b0 ... .b3210 (x4): the lanes written or summed.
+    mask = 0;
+    if (sel.size() < 2 || sel.size() > lanes + 1 || sel[0] != (lanes == 2 ? 'h' : 'b'))
       return s.badForm();
+    for (char ch : sel.substr(1)) {
+      if (ch < '0' || static_cast<unsigned>(ch - '0') >= lanes)
+        return s.badForm();
+      mask |= 1u << (ch - '0');
+    }
   }
   Operand d = ctx.reg(in, dname);
   if (d.kind == ori::OperandKind::None)
     return false;
   if (d.cls != RegClass::R || d.width != 1)
     return s.badForm();
-  for (unsigned k = 1; k < 4; ++k)
-    if (in.operands[k].is<ptx::RegOperand>() &&
-        (in.operands[k].as<ptx::RegOperand>().negated ||
-         in.operands[k].as<ptx::RegOperand>().name.find('.') != std::string::npos))
-      return s.fail("A lane selector in '" + in.fullOpcode() + "'");
-  Operand a = s.inReg(s.src(1)), b = s.inReg(s.src(2)), c = s.inReg(s.src(3));
+  // Source lane selectors (PTX ISA: a's default .h10/.b3210, b's .h32/.b7654, both indexing
+  // the 64-bit {b, a}); c takes none.
+  std::array<std::string, 3> names;
+  std::array<std::string, 3> sels;
+  for (unsigned k = 1; k < 4; ++k) {
+    if (!in.operands[k].is<ptx::RegOperand>() || in.operands[k].as<ptx::RegOperand>().negated)
+      return s.badForm();
+    names[k - 1] = in.operands[k].as<ptx::RegOperand>().name;
+    if (size_t dot = names[k - 1].rfind('.'); dot != std::string::npos) {
+      sels[k - 1] = names[k - 1].substr(dot + 1);
+      names[k - 1].resize(dot);
+    }
+  }
+  std::array<unsigned, 4> aSrc, bSrc;
+  const std::array<unsigned, 4> aDefault = {0, 1, 2, 3};
+  const std::array<unsigned, 4> bDefault = lanes == 2 ? std::array<unsigned, 4>{2, 3, 0, 0}
+                                                      : std::array<unsigned, 4>{4, 5, 6, 7};
+  if (!sels[2].empty() || !laneSources(sels[0], lanes, aDefault, aSrc) ||
+      !laneSources(sels[1], lanes, bDefault, bSrc))
+    return s.badForm();
+  Operand a = ctx.reg(in, names[0]), b = ctx.reg(in, names[1]), c = ctx.reg(in, names[2]);
   if (a.kind == ori::OperandKind::None || b.kind == ori::OperandKind::None ||
       c.kind == ori::OperandKind::None)
     return false;
+  if (a.width != 1 || b.width != 1 || c.width != 1)
+    return s.badForm();
   const unsigned w = 32 / lanes;
   const bool dsigned = isSignedType(dt);
   std::vector<Operand> t(lanes);
   for (unsigned i = 0; i < lanes; ++i) {
     if (!(mask >> i & 1))
       continue;
-    // 1. The lanes, extended.
-    Operand x = s.temp(), y = s.temp();
-    s.emit(Opcode::PRMT, {}, {x}, {a, imm(laneSelector(lanes, i, isSignedType(at))), RZ()});
-    s.emit(Opcode::PRMT, {}, {y}, {b, imm(laneSelector(lanes, i, isSignedType(bt))), RZ()});
+    // 1. The lanes, extended: from {b, a} by the selectors; a zero byte from RZ (PRMT x, a,
+    // sel, RZ with byte 4) when the lane lies in a, else from b's PRMT over {RZ, b}.
+    auto extract = [&](unsigned k, bool sign) {
+      Operand x = s.temp();
+      unsigned w = 4 / lanes;
+      if (k * w < 4)
+        s.emit(Opcode::PRMT, {}, {x}, {a, imm(laneSelector(lanes, k, sign, 4)), RZ()});
+      else
+        s.emit(Opcode::PRMT, {}, {x},
+               {RZ(), imm(laneSelector(lanes, k, sign, 0)), b});
+      return x;
+    };
+    Operand x = extract(aSrc[i], isSignedType(at)), y = extract(bSrc[i], isSignedType(bt));
     // 2. The operation.
     Operand r = s.temp();
     switch (row->op) {

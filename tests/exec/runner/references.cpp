@@ -968,19 +968,24 @@ struct SimdCase {
   bool dsigned, asigned, bsigned, sat, add;
   const char* cmp; // vset
   unsigned mask;   // lanes written (merge) or summed (.add)
+  const char* asel = nullptr;  // lane selectors (".h10" digits, lane 0 last) over {b, a}
+  const char* bsel = nullptr;
 };
 uint32_t simd_video(const SimdCase& k, uint32_t a, uint32_t b, uint32_t c) {
   int w = 32 / k.lanes;
   uint32_t lm = w == 32 ? ~0u : (1u << w) - 1;
-  auto lane = [&](uint32_t v, int i, bool sg) -> int64_t {
-    uint32_t x = (v >> (w * i)) & lm;
+  uint64_t ba = uint64_t{b} << 32 | a;
+  // Lane i of the selected source: default a's lane i (asel) or b's (bsel).
+  auto lane = [&](const char* sel, bool isB, int i, bool sg) -> int64_t {
+    int from = sel ? sel[k.lanes - 1 - i] - '0' : (isB ? k.lanes : 0) + i;
+    uint32_t x = static_cast<uint32_t>(ba >> (w * from)) & lm;
     if (sg && (x >> (w - 1) & 1)) return static_cast<int64_t>(x) - (int64_t{1} << w);
     return x;
   };
   uint32_t d = c;
   for (int i = 0; i < k.lanes; ++i) {
     if (!(k.mask >> i & 1)) continue;
-    int64_t x = lane(a, i, k.asigned), y = lane(b, i, k.bsigned), t = 0;
+    int64_t x = lane(k.asel, false, i, k.asigned), y = lane(k.bsel, true, i, k.bsigned), t = 0;
     std::string op = k.op;
     if (op == "vadd") t = x + y;
     else if (op == "vsub") t = x - y;
@@ -1032,6 +1037,10 @@ void ref_int_video_simd(RefCtx& c) {
       {"vmin", 4, true, true, true, false, false, "", 4},
       {"vabsdiff", 2, false, true, false, false, true, "", 3},
       {"vset", 4, false, false, true, false, true, "gt", 15},
+      {"vadd", 2, false, false, false, false, false, "", 1, "32", "10"},
+      {"vsub", 2, true, true, true, false, false, "", 3, "01", "23"},
+      {"vmax", 4, false, false, false, false, false, "", 10, "7250", "0123"},
+      {"vset", 4, false, true, true, false, true, "gt", 5, "3300", "4477"},
   };
   // vmad: {asigned, bsigned, sat, a part, b part} (part: -1 word, 0-3 byte, 4/5 half 0/1).
   struct VmadCase {
@@ -1061,13 +1070,17 @@ void ref_int_video_simd(RefCtx& c) {
   };
   const uint32_t* in = c.buf<uint32_t>("in");
   uint32_t* out = c.buf<uint32_t>("out");
+  // Per thread: cases 0-23 (no selectors), the vmads, then cases 24-27 (selectors).
   const size_t n = sizeof cases / sizeof cases[0], nv = sizeof vmads / sizeof vmads[0];
+  const size_t plain = 24, stride = n + nv;
   for (uint32_t t = 0; t < c.d.block[0]; ++t) {
     const uint32_t a = in[3 * t], b = in[3 * t + 1], cc = in[3 * t + 2];
-    for (size_t k = 0; k < n; ++k)
-      out[(n + nv) * t + k] = simd_video(cases[k], a, b, cc);
+    for (size_t k = 0; k < plain; ++k)
+      out[stride * t + k] = simd_video(cases[k], a, b, cc);
     for (size_t k = 0; k < nv; ++k)
-      out[(n + nv) * t + n + k] = vmad(vmads[k], a, b, cc);
+      out[stride * t + plain + k] = vmad(vmads[k], a, b, cc);
+    for (size_t k = plain; k < n; ++k)
+      out[stride * t + nv + k] = simd_video(cases[k], a, b, cc);
   }
 }
 
