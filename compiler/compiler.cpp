@@ -346,6 +346,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     g.addressSlot = v.addressSlot;
     if (v.addressSlot)
       g.slot = v.slot;
+    for (const frontend::LoweredVariable::AddressInit &a : v.addressInits)
+      g.addressInits.push_back(cubin::GlobalVar::AddressInit{a.offset, a.symbol, a.addend});
     mi.globals.push_back(std::move(g));
   }
   std::set<std::string> externNames;
@@ -408,6 +410,29 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
             f.minFrameAlign =
                 std::max(f.minFrameAlign, sameComponent ? 16u : lowered[c].fn.frame.align);
           }
+      }
+      // An indirect call (the pseudo-callee "(indirect)", frontend/lower/lower_call.cpp)
+      // may reach every address-taken function: it changes what any of them changes. A
+      // target in this function's own component (recursion through a pointer) leaves the
+      // set unknown: every register.
+      for (size_t k = 0; k < f.callees.size(); ++k) {
+        if (f.callees[k] != "(indirect)")
+          continue;
+        ori::PhysRegSet any;
+        bool known = true;
+        for (size_t c : g.callees[i]) {
+          const std::string &n = lowered[c].fn.name;
+          if (std::find(moduleData.functionPointers.begin(), moduleData.functionPointers.end(),
+                        n) == moduleData.functionPointers.end())
+            continue;
+          if (g.sccOf[c] == g.sccOf[i] || !gen[c].done)
+            known = false;
+          else
+            any.unite(gen[c].clobbers);
+        }
+        f.calleeClobbers.resize(f.callees.size());
+        if (known)
+          f.calleeClobbers[k] = any;
       }
       auto start = std::chrono::steady_clock::now();
       pm.run(f);
@@ -560,6 +585,20 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     fi.minStackSize = stack.value_or(lf.fn.frame.size);
     if (lf.fn.frame.size)
       fi.cfaStart = 32; // after `LDC R1, c[0x0][0x28]` and `IADD3 R1, R1, -frame, RZ`
+    // Indirect calls: the kernel's table of the address-taken functions' code offsets
+    // (frontend/lower/lower_call.cpp); entry 0 is 1 as in ptxas's (GUESS: its meaning).
+    bool reachesPointee = false;
+    for (size_t c : callees)
+      reachesPointee |= std::find(moduleData.functionPointers.begin(),
+                                  moduleData.functionPointers.end(),
+                                  lowered[c].fn.name) != moduleData.functionPointers.end();
+    if (reachesPointee) {
+      fi.functionTable.push_back(1);
+      for (const std::string &n : moduleData.functionPointers) {
+        auto it = layout.calleeOffset.find(n);
+        fi.functionTable.push_back(it == layout.calleeOffset.end() ? 0 : it->second);
+      }
+    }
     if (!callees.empty()) {
       fi.hasCalls = true;
       fi.crsStackSize = 0; // HW: ptxas writes CRS_STACK_SIZE 0 for kernels with calls
@@ -616,6 +655,12 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   for (auto it = reports.rbegin(); it != reports.rend(); ++it)
     (*it)();
   std::string err;
+  // The cubin model has no layout for module data without code (cubin_builder.cpp): a clean
+  // refusal, not an internal error (cuda-samples simpleCUFFT_callback: only a .global holding
+  // a device function's address).
+  if (mi.functions.empty() && !mi.globals.empty())
+    diag.fatal("A module with module variables but no kernel is not supported by ptxas-mini's "
+               "code generator yet");
   auto model = cubin::buildCubin(mi, err);
   if (!model)
     diag.fatal("Internal error building the cubin: " + err);

@@ -185,6 +185,17 @@ bool isAbiCall(const ori::Instr &in) {
          std::find(in.mods.begin(), in.mods.end(), ori::Modifier::ABS) != in.mods.end();
 }
 
+/// An indirect call (frontend/lower/lower_call.cpp): CALL.REL with the pseudo-callee
+/// "(indirect)" and the register holding the target's code offset.
+bool isIndirectCall(const ori::Instr &in) {
+  if (in.op != ori::Opcode::CALL || isAbiCall(in))
+    return false;
+  for (const Operand &o : in.uses())
+    if (o.isReg())
+      return true;
+  return false;
+}
+
 } // namespace
 
 std::string sassText(const ori::Function &f, const ori::Instr &in,
@@ -200,12 +211,12 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   for (ori::Modifier m : in.mods)
     os << '.' << ori::modifierSpelling(m);
   // nvdisasm separates RET's return-address register from its target by a space only
-  // (`RET.REL.NODEC R20 0x0`).
-  bool spaceOnly = in.op == ori::Opcode::RET;
+  // (`RET.REL.NODEC R20 0x0`), and an indirect CALL's register from its 0x0 too.
+  bool spaceOnly = in.op == ori::Opcode::RET || isIndirectCall(in);
   bool first = true;
   for (size_t i = 0; i < in.ops.size(); ++i) {
     // CALL.ABS reads its target from the register; the callee's name is not printed.
-    if (isAbiCall(in) && in.ops[i].kind == OperandKind::Func)
+    if ((isAbiCall(in) || isIndirectCall(in)) && in.ops[i].kind == OperandKind::Func)
       continue;
     os << (first || spaceOnly ? " " : ", ");
     first = false;
@@ -216,6 +227,9 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
     printOperand(f, in, in.ops[i], blockAddr, calleeOffset, os);
     os << operandSuffix(in, i);
   }
+  // The indirect call's target: the register plus 0 (`CALL.REL.NOINC R8 0x0`).
+  if (isIndirectCall(in))
+    os << " 0x0";
   return os.str();
 }
 
@@ -290,7 +304,7 @@ bool emitFunction(const ori::Function &f, unsigned sm, const EmitLayout &layout,
   }
   for (const ori::Block &b : f.blocks)
     for (const ori::Instr &in : b.instrs)
-      if (in.op == ori::Opcode::CALL && !isAbiCall(in))
+      if (in.op == ori::Opcode::CALL && !isAbiCall(in) && !isIndirectCall(in))
         for (const Operand &o : in.uses())
           if (o.kind == OperandKind::Func &&
               (o.reg >= f.callees.size() || !layout.calleeOffset.count(f.callees[o.reg]))) {

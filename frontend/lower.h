@@ -57,6 +57,14 @@ struct LoweredVariable {
   uint64_t offset = 0;       ///< within its section (.nv.global[.init] / .nv.constant3)
   bool addressSlot = false;  ///< has a 64-bit address slot in constant bank 4
   uint32_t slot = 0;         ///< its offset there
+  /// Initializer elements that are addresses of .global variables (`generic(v)+8`, `v`):
+  /// an R_CUDA_G64 relocation each in .rela.nv.global.init (the init bytes there are 0).
+  struct AddressInit {
+    uint32_t offset = 0; ///< byte offset within this variable
+    std::string symbol;  ///< the variable addressed
+    int64_t addend = 0;
+  };
+  std::vector<AddressInit> addressInits;
 };
 
 /// A function declared without a body that some kernel calls (vprintf, __assertfail): the
@@ -70,6 +78,10 @@ struct LoweredExtern {
 struct LoweredModuleData {
   std::vector<LoweredVariable> variables; ///< PTX declaration order
   std::vector<LoweredExtern> externs;     ///< in slot order
+  /// Functions whose address the module takes (initializers, mov), in definition order: a
+  /// function pointer's value is 8 * (index + 1), its entry in the calling kernel's
+  /// .nv.constant2 table of code offsets (lower_call.cpp).
+  std::vector<std::string> functionPointers;
 };
 
 /// Lowers every kernel with a body and every .func a kernel reaches through calls (unused

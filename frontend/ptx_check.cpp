@@ -257,6 +257,18 @@ private:
       for (std::string_view c : kComponents)
         if (c == comp)
           return lookup(sc, name.substr(0, dot));
+      // SIMD video lane selectors and masks: `.h10`, `.h32` (halves 0-3 of {b, a}), `.b3210`,
+      // `.b7654` (bytes 0-7), masks such as `.b20`.
+      auto digits = [&](char kind, char hi, size_t most) {
+        if (comp.size() < 2 || comp.size() > most + 1 || comp[0] != kind)
+          return false;
+        for (char ch : comp.substr(1))
+          if (ch < '0' || ch > hi)
+            return false;
+        return true;
+      };
+      if (digits('h', '3', 2) || digits('b', '7', 4))
+        return lookup(sc, name.substr(0, dot));
     }
     return nullptr;
   }

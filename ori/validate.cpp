@@ -62,7 +62,7 @@ std::string slotDescription(OperandSlot s) {
   case OperandSlot::CBank: return "a constant-bank operand";
   case OperandSlot::Mem: return "a memory address ([R/UR base + offset], desc[UR pair] optional)";
   case OperandSlot::Label: return "a block label";
-  case OperandSlot::Func: return "a function";
+  case OperandSlot::Func: return "a function (or the GPR of an indirect call)";
   case OperandSlot::SpecialReg: return "a special register";
   case OperandSlot::AluOrPredSrc: return "an ALU source or a P/UP register";
   }
@@ -93,7 +93,7 @@ bool matchesSlot(const Operand &o, OperandSlot s) {
            (!o.hasMemBase() || o.cls == RegClass::R || o.cls == RegClass::UR) &&
            (!o.hasMemDesc() || (o.memDesc().cls == RegClass::UR && o.memDesc().width == 2));
   case OperandSlot::Label: return o.kind == OperandKind::Block;
-  case OperandSlot::Func: return o.kind == OperandKind::Func;
+  case OperandSlot::Func: return o.kind == OperandKind::Func || regOf(o, {RegClass::R});
   case OperandSlot::SpecialReg: return o.kind == OperandKind::SReg;
   case OperandSlot::AluOrPredSrc:
     return matchesSlot(o, OperandSlot::AluSrc) || matchesSlot(o, OperandSlot::PredSrc);

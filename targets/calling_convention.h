@@ -54,8 +54,15 @@
 ///             with `BSSY B6` where ptxas otherwise starts at B0: B6 and up survive, B0-B5
 ///             do not. GUESS: UR0-UR35 and every UP are clobbered (ptxas only ever put call
 ///             temporaries in UR4-UR5 and kept values in UR36/UR38).
-///   Not here  Indirect calls (`call %rd, ...` through a prototype) are refused with a "not
-///             supported" error.
+///   Indirect  `call (r), %rd, (a), proto;`: the same register convention (the prototype's
+///   calls     parameters laid out as above). A function pointer is the function's index
+///             among the module's address-taken functions, 8 * (index + 1); every kernel that
+///             reaches an indirect call carries private copies of all of them and a table of
+///             their code offsets in .nv.constant2.<kernel> (entry 0 holds 1), and the call is
+///             `LDC.64 R, c[0x2][fp]; MOV R2, <return point>; CALL.REL.NOINC R 0x0`
+///             (HW: ptxas 13.0 with two kernels; with one it stores code offsets in the
+///             pointers instead). With no Func operand the CALL clobbers every register.
+///             `.calltargets` lists are refused with a "not supported" error.
 //===----------------------------------------------------------------------------------===//
 #pragma once
 

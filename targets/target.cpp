@@ -30,9 +30,11 @@ const Target kSm90(ArchInfo{90, 0, false},
                    // (R_CUDA_64 in .rela.nv.constant4); `cvta.const` adds c[0x0][0xd0];
                    // `mov.u32 %r, sharedvar` is `MOV R0, 0x400; S2R R5, SR_CgaCtaId; LEA R5,
                    // R5, R0, 0x18` and .nv.shared.<k> is 0x400 + the variables' bytes.
+                   // An indirect call in a module of two kernels: `LDC.64 R2, c[0x2][R0];
+                   // CALL.REL.NOINC R2 0x0`, .nv.constant2.<k> = {1, code offsets...}.
                    MemoryLayout{/*constVarBank=*/3, /*addressSlotBank=*/4,
                                 /*constWindowOffset=*/0xd0, /*sharedReserve=*/0x400,
-                                /*sharedCtaShift=*/24},
+                                /*sharedCtaShift=*/24, /*functionTableBank=*/2},
                    sm90SchedTables(), sm90PerfTables());
 
 constexpr SpecialRegRead kSm90SpecialRegs[] = {

@@ -42,6 +42,9 @@ struct ConstBankLayout {
   uint32_t globalDescOffset; ///< 64-bit memory descriptor global accesses use (desc[URx])
   /// 64-bit generic address of the local window (cvta.local adds it to a local address).
   uint32_t localWindowOffset = 0x20;
+  /// 64-bit generic addresses of the kernel parameter window's first and last byte
+  /// (isspacep.param: first <= a <= last). HW: ptxas 13.0's ULDC.64 c[0x0][0x198] / [0x1a0].
+  uint32_t paramWindowFirst = 0x198, paramWindowLast = 0x1a0;
   /// The largest offset an LDC encodes beside its index register (`c[b][R+off]`: the 16-bit
   /// field I@38/16 of targets/sm_90/sm90_forms.def).
   uint32_t maxLdcOffset = 0xffff;
@@ -54,6 +57,9 @@ struct MemoryLayout {
   uint32_t constWindowOffset; ///< bank 0: 64-bit generic address of the .const bank
   uint32_t sharedReserve;    ///< bytes reserved at the bottom of every CTA's shared window
   uint32_t sharedCtaShift;   ///< shared address = (SR_CgaCtaId << shift) + window offset
+  /// Per kernel: the code offsets of the address-taken functions an indirect call loads
+  /// (`LDC.64 R2, c[bank][fp]`; .nv.constant<bank>.<kernel>).
+  uint32_t functionTableBank = 2;
 };
 
 struct RegisterFiles {

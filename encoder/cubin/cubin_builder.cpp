@@ -478,6 +478,18 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
                                        SectionKind::Relocations)
                           : 0;
+  // HW: ptxas 13.0 places .rela.nv.global.init (variables initialised with addresses) after
+  // .rela.nv.constant4.
+  bool anyAddressInit = false;
+  for (const GlobalVar &g : m.globals)
+    anyAddressInit |= !g.addressInits.empty();
+  if (anyAddressInit && rel) {
+    error = "variables initialised with addresses in relocatable output are not modelled yet";
+    return std::nullopt;
+  }
+  size_t sRelInit = anyAddressInit ? addSection(".rela.nv.global.init", elf::kShtRela,
+                                                elf::kShfInfoLink, 8, SectionKind::Relocations)
+                                   : 0;
   // HW: .rela.debug_line and .rela.nv_debug_line_sass come just before .rela.debug_frame.
   // GUESS: with .rela.text / .rela.nv.constant4 present too (not observed together).
   size_t sRelLine = lines && anySourceRows && !fns.empty()
@@ -500,6 +512,21 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                                      rel ? elf::kShtCudaConstantB0 + 3 : elf::kShtProgbits,
                                      elf::kShfAlloc, constAlign, SectionKind::Bytes)
                         : 0;
+  // Indirect-call tables: HW: ptxas 13.0 puts .nv.constant2.<k> after .nv.constant4, before
+  // the code (flags AI, alignment 4, info = the kernel's .text). GUESS: the empty
+  // .rela.nv.constant2.<k> sections ptxas also writes are left out.
+  std::vector<size_t> sTable(fns.size(), 0);
+  bool anyTable = false;
+  for (size_t i = 0; i < fns.size(); ++i)
+    if (!fns[i]->functionTable.empty()) {
+      if (rel) {
+        error = "indirect-call tables in relocatable output are not modelled yet";
+        return std::nullopt;
+      }
+      sTable[i] = addSection(".nv.constant2." + fns[i]->name, elf::kShtProgbits,
+                             elf::kShfAlloc | elf::kShfInfoLink, 4, SectionKind::Bytes);
+      anyTable = true;
+    }
   for (const FunctionInfo *f : fns)
     sText.push_back(addSection(".text." + f->name, elf::kShtProgbits,
                                elf::kShfAlloc | elf::kShfExec, kTextAlign, SectionKind::Bytes));
@@ -621,6 +648,10 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     sectionSym(sText[i]);
     if (sShared[i] && f.sharedBytes)
       sectionSym(sShared[i]);
+    if (sTable[i]) {
+      names.both(c.sections[sTable[i]].name);
+      sectionSym(sTable[i]);
+    }
     // HW: the first function (processing order) calling an extern function creates the
     // .nv.constant4 section symbol before the module variables (after the reserved
     // shared-memory symbols when it is the first function), as if the slots of a function's
@@ -736,6 +767,10 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     names.sh.insert(names.sh.end(), 3, 0);
     names.symOnly(".rela.nv.constant.pic");
   }
+  if (sRelInit) {
+    names.both(".rel.nv.global.init");
+    names.both(".rela.nv.global.init");
+  }
   if (sRelDebug) {
     names.both(".rel.debug_frame");
     names.both(".rela.debug_frame");
@@ -807,6 +842,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       k.data.assign(kParamBase + fns[i]->paramBytes, 0);
       k.info = static_cast<uint32_t>(sText[i]);
     }
+    if (sTable[i]) {
+      Section &k = c.sections[sTable[i]];
+      for (uint64_t v : fns[i]->functionTable)
+        for (unsigned b = 0; b < 8; ++b)
+          k.data.push_back(static_cast<uint8_t>(v >> (8 * b)));
+      k.info = static_cast<uint32_t>(sText[i]);
+    }
   }
 
   // Module data contents.
@@ -856,6 +898,33 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       r.entsize = elf::kRelaSize;
       for (size_t j = slots.size(); j-- > 0;)
         r.relocations.push_back({slots[j].first, 2, static_cast<uint32_t>(slots[j].second), 0});
+    }
+    if (sRelInit) {
+      // HW: R_CUDA_G64 (4) against the variable addressed, addend the offset; listed last
+      // first (ptxas 13.0: `tab[4] = {gx, f, generic(gx)+4, g}` -> gx+4 at 0x10, gx+0 at 0).
+      Section &r = c.sections[sRelInit];
+      r.link = static_cast<uint32_t>(sSym);
+      r.info = static_cast<uint32_t>(sInit);
+      r.entsize = elf::kRelaSize;
+      std::vector<Relocation> all;
+      for (size_t k = 0; k < m.globals.size(); ++k)
+        for (const GlobalVar::AddressInit &a : m.globals[k].addressInits) {
+          size_t target = m.globals.size();
+          for (size_t t = 0; t < m.globals.size(); ++t)
+            if (m.globals[t].name == a.symbol)
+              target = t;
+          if (target == m.globals.size() || varPlace[k].section != sInit ||
+              a.offset + 8 > m.globals[k].size) {
+            error = "variable '" + m.globals[k].name + "': address of '" + a.symbol +
+                    "' cannot be relocated";
+            return std::nullopt;
+          }
+          all.push_back({varPlace[k].offset + a.offset, 4, static_cast<uint32_t>(varSym[target]),
+                         a.addend});
+        }
+      std::sort(all.begin(), all.end(),
+                [](const Relocation &x, const Relocation &y) { return x.offset > y.offset; });
+      r.relocations = std::move(all);
     }
   }
 
@@ -1152,7 +1221,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     // HW: PHDR and a LOAD over the table; LOAD R E over the code; LOAD RW over the shared
     // and global data (file size = initialised bytes); LOAD R over the constant banks.
     // HW: without functions only PHDR, its LOAD and the LOAD RW over the shared reserve.
-    c.programHeaders.resize(fns.empty() ? 3 : sC4 || sC3 ? 6 : 5);
+    c.programHeaders.resize(fns.empty() ? 3 : sC4 || sC3 || anyTable ? 6 : 5);
   }
   computeLayout(c);
   if (!rel) {
@@ -1189,9 +1258,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     c.programHeaders[1] = ph;
     c.programHeaders[1].type = elf::kPtLoad;
     size_t n = 2;
-    if (sC4 || sC3)
+    if (sC4 || sC3 || anyTable)
       c.programHeaders[n++] = span(
-          [](const Section &s) { return s.name == ".nv.constant4" || s.name == ".nv.constant3"; },
+          [](const Section &s) {
+            return s.name == ".nv.constant4" || s.name == ".nv.constant3" ||
+                   s.name.starts_with(".nv.constant2.");
+          },
           elf::kPfR);
     if (!fns.empty())
       c.programHeaders[n++] = span(

@@ -99,6 +99,9 @@ struct FunctionInfo {
   std::vector<std::string> externs;
   /// Code offsets of the calls to them (`CALL.ABS.NOINC`): SYSCALL_OFFSETS.
   std::vector<uint32_t> syscallOffsets;
+  /// Kernels making indirect calls: .nv.constant2.<fn>, 64-bit entries (entry 0 is 1, then
+  /// the code offset of each address-taken function in this .text; HW: ptxas 13.0).
+  std::vector<uint64_t> functionTable;
   /// Line tables (ModuleInfo::lineInfo): the function's rows in .debug_line (source files
   /// of the .file table) and in .nv_debug_line_sass (lines of the PTX text, file 0).
   std::vector<LineRow> sourceLines, ptxLines;
@@ -129,6 +132,14 @@ struct GlobalVar {
   /// The slot's offset in .nv.constant4; absent: slots in declaration order from 0 (only
   /// allowed without extern functions).
   std::optional<uint32_t> slot;
+  /// Initialised .global: 64-bit elements holding another variable's address (`generic(v)+8`),
+  /// each an R_CUDA_G64 relocation in .rela.nv.global.init (HW: ptxas 13.0).
+  struct AddressInit {
+    uint32_t offset = 0; ///< within this variable
+    std::string symbol;  ///< a variable of ModuleInfo::globals
+    int64_t addend = 0;
+  };
+  std::vector<AddressInit> addressInits;
 };
 
 /// A function called through the CUDA ABI that the driver resolves at load time (vprintf,

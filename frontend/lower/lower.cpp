@@ -439,7 +439,8 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
   // Module variables first: the code addresses them (lower_module_data.cpp).
   lower::ModuleLayout layout;
   bool ok = lower::layoutModuleData(m, target, diag, layout, data);
-  // The .func a kernel reaches through direct calls; the others produce no code.
+  // The .func a kernel reaches through calls (an indirect call may reach every function
+  // whose address is taken); the others produce no code.
   llvm::StringMap<bool> reached;
   std::vector<const ptx::Function *> work;
   for (const ptx::Function &pf : m.functions)
@@ -448,7 +449,7 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
   while (!work.empty()) {
     const ptx::Function *f = work.back();
     work.pop_back();
-    for (const std::string &c : lower::directCallees(*f))
+    for (const std::string &c : lower::possibleCallees(m, *f))
       if (const ptx::Function *g = lower::findDefinition(m, c); g && g->hasBody && !g->isEntry &&
                                                        reached.insert({c, true}).second)
         work.push_back(g);

@@ -8,9 +8,18 @@
 ///                                  descriptor; compare b, swap in c; 64-bit: pairs)
 ///   atom.shared.op.t d, [a], b     ATOMS.OP[.T] d, [a], b;  cas: ATOMS.CAS[.64] d, [a], b, c
 ///   atom.op.t (generic)            ATOM.E.OP[.T].STRONG.<scope> PT, d, desc[UR][a.64], b
-///                                  (32-bit integer operations and cas.b32 only: ptxas gives
-///                                  the other generic atomics fall-back paths for shared and
-///                                  local addresses, which are not selected yet)
+///                                  (32-bit integer operations and cas.b32: the hardware
+///                                  handles every space)
+///   atom.op.t (generic, 64-bit or float): ptxas's fall-back paths (genericFallback):
+///     ATOM.E.OP P, d, [a], b;  @P done     P: the hardware did it (a global address; for
+///                                          exch/cas.b64 any non-local one)
+///     QSPC.E.S q, RZ, [a];  @q: the shared CAS loop on a's low word (sharedCasLoop)
+///     f32/f64 add: QSPC.E.D q, RZ, [a];  @q: a generic CAS loop (ptxas: ATOM.E.CAST.SPIN;
+///                                          plain ATOM.E.CAS here)
+///     else (local): LD.E old, [a];  ST.E [a], old (op) b   (no other thread sees it)
+///     exch/cas.b64 have only the local path. HW: ptxas 13.0 -arch=sm_90 for atom.add.u64,
+///     atom.and.b64, atom.min.s64, atom.add.f32/.f64, atom.add.noftz.f16x2/.bf16x2,
+///     atom.exch.b64, atom.cas.b64 and red.add.f32 on a generic address.
 ///   red.global.op.t [a], b         REDG.E.OP[.T].STRONG.<scope> desc[UR][a.64], b
 ///   red.shared.op.t [a], b         ATOMS.OP[.T] RZ, [a], b
 ///   red.op.t (generic)             ATOM.E.OP[.T].STRONG.<scope> PT, RZ, desc[UR][a.64], b
@@ -117,21 +126,41 @@ bool typeModifiers(std::string_view op, ScalarType t, llvm::SmallVectorImpl<Modi
 /// old value, re-reading [a] with LDS on failure; llm.c, cuda-samples); plain CAS, whose
 /// result is documented, is used here. The loop diverges; the hardware reconverges the warp
 /// at the next convergence point (no BSSY/BSYNC is inserted around it yet).
-bool sharedCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op,
-                   ScalarType t, const Operand &d, const Operand &b, const MemAddress &a) {
+/// nw = old (op) b (c: cas's swap value) for the CAS loops and the local fall-back path;
+/// false when `op` on `t` has no such form here.
+bool combine(LowerCtx &ctx, std::string_view op, ScalarType t, const Operand &nw,
+             const Operand &old, const Operand &b, const Operand &c = {}) {
   bool wide = ptx::typeBits(t) == 64;
-  uint8_t w = wide ? 2 : 1;
   bool minMax = wide && (op == "min" || op == "max");
   bool logic = wide && (op == "and" || op == "or" || op == "xor");
-  if ((op != "add" && !minMax && !logic) || (!wide && t != ScalarType::F32))
-    return ctx.unsupported(in);
-  Operand m = memOperand(ctx, a, StateSpace::Shared);
-  Operand old = ctx.temp(RegClass::R, w);
-  ori::Instr &lds = ctx.emit(Opcode::LDS, {}, {old}, {m});
-  if (wide)
-    lds.mods.push_back(Modifier::Size64);
-  uint32_t loop = ctx.startBlock();
-  Operand nw = ctx.temp(RegClass::R, w);
+  if (op == "exch") {
+    for (unsigned k = 0; k < (wide ? 2u : 1u); ++k)
+      ctx.emit(Opcode::MOV, {}, {wide ? component(nw, k) : nw}, {wide ? component(b, k) : b});
+    return true;
+  }
+  if (op == "cas") {
+    // nw = old == b ? c : old
+    Operand same = ctx.temp(RegClass::P);
+    ctx.emit(Opcode::ISETP, {Modifier::EQ, Modifier::U32, Modifier::AND}, {same, PT()},
+             {wide ? component(old, 0) : old, wide ? component(b, 0) : b, PT()});
+    if (wide)
+      ctx.emit(Opcode::ISETP, {Modifier::EQ, Modifier::U32, Modifier::AND, Modifier::EX},
+               {same, PT()}, {component(old, 1), component(b, 1), PT(), same});
+    for (unsigned k = 0; k < (wide ? 2u : 1u); ++k)
+      ctx.emit(Opcode::SEL, {}, {wide ? component(nw, k) : nw},
+               {wide ? component(c, k) : c, wide ? component(old, k) : old, same});
+    return true;
+  }
+  if (op == "add" && (t == ScalarType::F16X2 || t == ScalarType::BF16X2)) {
+    // .noftz: no flush; HW: ptxas computes it as HFMA2.MMA[.BF16_V2] old * 1 + b.
+    ori::Instr &h = ctx.emit(Opcode::HADD2, {}, {nw}, {old, b});
+    if (t == ScalarType::BF16X2)
+      h.mods.push_back(Modifier::BF16_V2);
+    return true;
+  }
+  if ((op != "add" && !minMax && !logic) ||
+      (!wide && t != ScalarType::F32))
+    return false;
   if (op == "add" && t == ScalarType::F32) {
     ctx.emit(Opcode::FADD, {}, {nw}, {old, b});
   } else if (op == "add" && t == ScalarType::F64) {
@@ -166,12 +195,51 @@ bool sharedCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view o
     ctx.emit(Opcode::IADD3, {Modifier::X}, {component(nw, 1)},
              {component(old, 1), component(b, 1), RZ(), carry, notPT()});
   } else {
-    return ctx.unsupported(in); // excluded above
+    return false; // excluded above
   }
+  return true;
+}
+
+/// A compare-and-swap loop on [a] in `space` (Shared: LDS + ATOMS.CAS; None: a generic
+/// LD.E + ATOM.E.CAS), d = the value replaced. The loop is left in a new block.
+bool casLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op, ScalarType t,
+             const Operand &d, const Operand &b, const MemAddress &a, StateSpace space,
+             const MemOrder &order) {
+  bool wide = ptx::typeBits(t) == 64;
+  uint8_t w = wide ? 2 : 1;
+  bool shared = space == StateSpace::Shared;
+  Operand m = shared ? memOperand(ctx, a, space) : Operand::mem(a.base, a.offset);
+  Operand old = ctx.temp(RegClass::R, w);
+  ori::Instr &ld = ctx.emit(shared ? Opcode::LDS : Opcode::LD, {}, {old},
+                            {shared ? m : memOperand(ctx, a, space)});
+  if (!shared)
+    ld.mods.push_back(Modifier::E);
+  if (wide)
+    ld.mods.push_back(Modifier::Size64);
+  uint32_t loop = ctx.startBlock();
+  Operand nw = ctx.temp(RegClass::R, w);
+  if (!combine(ctx, op, t, nw, old, b))
+    return ctx.unsupported(in);
   Operand r = ctx.temp(RegClass::R, w);
-  ori::Instr &cas = ctx.emit(Opcode::ATOMS, {Modifier::CAS}, {r}, {m, old, nw});
+  ori::Instr cas(shared ? Opcode::ATOMS : Opcode::ATOM);
+  if (!shared)
+    cas.mods.push_back(Modifier::E);
+  cas.mods.push_back(Modifier::CAS);
   if (wide)
     cas.mods.push_back(Modifier::Size64);
+  if (!shared) {
+    llvm::SmallVector<Modifier, 4> om;
+    appendOrder(order, om);
+    for (Modifier x : om)
+      cas.mods.push_back(x);
+    cas.addDef(PT());
+  }
+  cas.addDef(r);
+  cas.addUse(m);
+  cas.addUse(old);
+  cas.addUse(nw);
+  cas.srcLine = ctx.curLine;
+  ctx.fn().blocks[ctx.curBlock].instrs.push_back(cas);
   Operand again = ctx.temp(RegClass::P);
   ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {again, PT()},
            {component(r, 0), component(old, 0), PT()});
@@ -255,14 +323,11 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
   if (f16 != in.has("noftz"))
     return ctx.unsupported(in);
   bool isCas = op->sass == Modifier::CAS;
-  // Shared forms without a native operation become compare-and-swap loops (sharedCasLoop);
-  // the generic forms ptxas gives fall-back paths are not selected (file comment).
-  bool casLoop = space == StateSpace::Shared &&
-                 (isFloat || (words == 2 && !isCas && op->sass != Modifier::EXCH));
-  if (casLoop && (f16 || ctx.curGuard.kind != OperandKind::None))
-    return ctx.unsupported(in);
-  if (space == StateSpace::None && (isFloat || words == 2))
-    return ctx.unsupported(in);
+  // Shared forms without a native operation become compare-and-swap loops (casLoop);
+  // generic 64-bit and float ones get ptxas's fall-back paths (genericFallback).
+  bool sharedLoop = space == StateSpace::Shared &&
+                    (isFloat || (words == 2 && !isCas && op->sass != Modifier::EXCH));
+  bool fallback = space == StateSpace::None && (isFloat || words == 2);
   // Operands.
   size_t first = isRed ? 0 : 1;
   size_t nsrc = isCas ? 2 : 1;
@@ -290,8 +355,43 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
   MemAddress a;
   if (!memAddress(ctx, in, in.operands[first], space, a))
     return false;
-  if (casLoop)
-    return sharedCasLoop(ctx, in, op->ptx, t, d, b, a);
+  if (fallback && a.base.kind == OperandKind::None)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  // A guarded loop or fall-back: branch around the whole sequence. Forward branches name a
+  // pending target (kToDone, kToNext: far above any block index, which startBlock's
+  // renumbering keeps so) patched once the target exists; instruction indices are no handle,
+  // the entry block gains the descriptor load in front when an access first needs it.
+  constexpr uint32_t kToDone = 0x40000000u, kToNext = 0x20000000u;
+  auto patch = [&](uint32_t pending, uint32_t target) {
+    for (ori::Block &blk : ctx.fn().blocks)
+      for (ori::Instr &x : blk.instrs)
+        for (Operand &o : x.ops)
+          if (o.kind == OperandKind::Block && o.reg >= pending && o.reg < 2 * pending)
+            o = Operand::block(target);
+  };
+  Operand guard = ctx.curGuard;
+  auto braToDone = [&](const Operand &p) {
+    ori::Instr &br = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(kToDone)});
+    br.guard = p;
+    ctx.startBlock();
+  };
+  auto finish = [&] {
+    uint32_t done = ctx.startBlock();
+    patch(kToDone, done);
+    ctx.curGuard = guard;
+    return true;
+  };
+  if ((sharedLoop || fallback) && guard.kind != OperandKind::None) {
+    Operand skip = guard;
+    skip.mods ^= ori::OM_NOT;
+    ctx.curGuard = Operand{};
+    braToDone(skip);
+  }
+  if (sharedLoop) {
+    if (!casLoop(ctx, in, op->ptx, t, d, b, a, space, order))
+      return false;
+    return finish();
+  }
   Operand result = isRed ? RZ() : d;
   // The instruction.
   llvm::SmallVector<Modifier, 8> mods;
@@ -318,8 +418,9 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
     i.mods.push_back(x);
   i.guard = ctx.curGuard;
   i.srcLine = ctx.curLine;
+  Operand done = fallback ? ctx.temp(RegClass::P) : PT();
   if (opc == Opcode::ATOMG || opc == Opcode::ATOM)
-    i.addDef(PT());
+    i.addDef(done);
   if (opc != Opcode::REDG)
     i.addDef(result);
   i.addUse(m);
@@ -327,6 +428,55 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
   if (isCas)
     i.addUse(c);
   ctx.fn().blocks[ctx.curBlock].instrs.push_back(i);
+  if (fallback) {
+    // genericFallback (file comment): the address was not one the instruction handles.
+    braToDone(done);
+    bool exchOrCas = isCas || op->sass == Modifier::EXCH;
+    if (!exchOrCas) {
+      Operand q = ctx.temp(RegClass::P), nq = q;
+      nq.mods ^= ori::OM_NOT;
+      ctx.emit(Opcode::QSPC, {Modifier::E, Modifier::S}, {q, RZ()},
+               {Operand::mem(a.base, a.offset)});
+      ori::Instr &toNext = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(kToNext)});
+      toNext.guard = nq;
+      ctx.startBlock();
+      MemAddress sa{component(a.base, 0), a.offset};
+      if (!casLoop(ctx, in, op->ptx, t, isRed ? Operand{} : d, b, sa, StateSpace::Shared, order))
+        return false;
+      braToDone(Operand{});
+      patch(kToNext, ctx.curBlock);
+      if (isFloat && !f16) {
+        // Another CTA's shared memory (the cluster window): a generic CAS loop.
+        Operand qd = ctx.temp(RegClass::P), nqd = qd;
+        nqd.mods ^= ori::OM_NOT;
+        ctx.emit(Opcode::QSPC, {Modifier::E, Modifier::D}, {qd, RZ()},
+                 {Operand::mem(a.base, a.offset)});
+        ori::Instr &toLocal = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(kToNext)});
+        toLocal.guard = nqd;
+        ctx.startBlock();
+        if (!casLoop(ctx, in, op->ptx, t, isRed ? Operand{} : d, b, a, StateSpace::None, order))
+          return false;
+        braToDone(Operand{});
+        patch(kToNext, ctx.curBlock);
+      }
+    }
+    // Local memory: no other thread sees it, a plain load and store.
+    uint8_t w = static_cast<uint8_t>(words);
+    Operand old = ctx.temp(RegClass::R, w), nw = ctx.temp(RegClass::R, w);
+    ori::Instr &ld = ctx.emit(Opcode::LD, {Modifier::E}, {old}, {memOperand(ctx, a, space)});
+    if (words == 2)
+      ld.mods.push_back(Modifier::Size64);
+    if (!combine(ctx, op->ptx, t, nw, old, b, c))
+      return ctx.unsupported(in);
+    ori::Instr &st = ctx.emit(Opcode::ST, {Modifier::E}, {}, {memOperand(ctx, a, space), nw});
+    if (words == 2)
+      st.mods.push_back(Modifier::Size64);
+    if (!isRed)
+      for (unsigned k = 0; k < words; ++k)
+        ctx.emit(Opcode::MOV, {}, {words == 1 ? d : component(d, k)},
+                 {words == 1 ? old : component(old, k)});
+    finish();
+  }
   emitAcquireFence(ctx, order);
   return true;
 }

@@ -282,6 +282,21 @@ bool lowerStParam(LowerCtx &ctx, const ptx::Instruction &in) {
 
 // ---- calls and returns --------------------------------------------------------------------
 
+/// The `.callprototype` labelled `label` in `b` (nested blocks included), or nullptr.
+const ptx::Directive *findPrototype(const ptx::Block &b, const std::string &label) {
+  for (const ptx::Statement &st : b.statements) {
+    if (st.is<ptx::Block>()) {
+      if (const ptx::Directive *d = findPrototype(st.as<ptx::Block>(), label))
+        return d;
+    } else if (st.is<ptx::Directive>()) {
+      const ptx::Directive &d = st.as<ptx::Directive>();
+      if (d.kind == ptx::Directive::Kind::CallPrototype && d.label == label)
+        return &d;
+    }
+  }
+  return nullptr;
+}
+
 bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
   if (!ctx.onlyModifiers(in, {"uni"}))
     return false;
@@ -290,19 +305,35 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
   const ptx::ListOperand *rets = nullptr, *args = nullptr;
   if (k < in.operands.size() && in.operands[k].is<ptx::ListOperand>())
     rets = &in.operands[k++].as<ptx::ListOperand>();
-  if (k >= in.operands.size() || !in.operands[k].is<ptx::SymbolOperand>())
-    return ctx.unsupported(in, "An indirect call (through a function pointer)");
-  const std::string &name = in.operands[k++].as<ptx::SymbolOperand>().name;
+  if (k >= in.operands.size() ||
+      (!in.operands[k].is<ptx::SymbolOperand>() && !in.operands[k].is<ptx::RegOperand>()))
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  // An indirect call: the target is a function-pointer value (8 * (index + 1), see
+  // LoweredModuleData::functionPointers), the signature the prototype's.
+  const bool indirect = in.operands[k].is<ptx::RegOperand>();
+  const ptx::Operand &targetOp = in.operands[k++];
+  const std::string name = indirect ? std::string() : targetOp.as<ptx::SymbolOperand>().name;
   if (k < in.operands.size() && in.operands[k].is<ptx::ListOperand>())
     args = &in.operands[k++].as<ptx::ListOperand>();
+  const ptx::Directive *proto = nullptr;
+  if (indirect) {
+    if (k + 1 != in.operands.size() || !in.operands[k].is<ptx::SymbolOperand>())
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    proto = findPrototype(ctx.pfn.body, in.operands[k++].as<ptx::SymbolOperand>().name);
+    if (!proto)
+      return ctx.unsupported(in, "An indirect call through a .calltargets list");
+  }
   if (k != in.operands.size())
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-  const ptx::Function *callee = findDefinition(ctx.module, name);
-  if (!callee || callee->isEntry)
+  const ptx::Function *callee = indirect ? nullptr : findDefinition(ctx.module, name);
+  if (!indirect && (!callee || callee->isEntry))
     return ctx.unsupported(in, "A call to '" + name + "', which is not a .func of this module,");
+  const std::vector<ptx::VarDecl> &calleeParams = indirect ? proto->protoParams : callee->params;
+  const std::vector<ptx::VarDecl> &calleeReturns =
+      indirect ? proto->protoReturns : callee->returns;
   // A function without a body (vprintf, __assertfail) is called through the CUDA ABI: its
   // address comes from its constant-bank-4 slot (lower_module_data.cpp).
-  const bool external = !callee->hasBody;
+  const bool external = !indirect && !callee->hasBody;
   uint32_t slot = 0;
   if (external) {
     if (!ctx.moduleLayout || !ctx.moduleLayout->externSlots.count(name))
@@ -311,15 +342,16 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
     slot = ctx.moduleLayout->externSlots.lookup(name);
   }
   std::vector<uint32_t> argOffsets, retOffsets;
-  uint32_t argBytes = layoutParams(callee->params, argOffsets);
-  uint32_t retBytes = layoutParams(callee->returns, retOffsets);
+  uint32_t argBytes = layoutParams(calleeParams, argOffsets);
+  uint32_t retBytes = layoutParams(calleeReturns, retOffsets);
   const CallingConvention &conv = cc(ctx);
   if (wordsFor(argBytes) > conv.maxParamWords || wordsFor(retBytes) > conv.maxParamWords)
     return ctx.unsupported(in, "A call with more than " + std::to_string(4 * conv.maxParamWords) +
                                    " bytes of parameters or results");
   size_t nArgs = args ? args->elems.size() : 0, nRets = rets ? rets->elems.size() : 0;
-  if (nArgs != callee->params.size() || nRets != callee->returns.size())
-    return ctx.unsupported(in, "A call whose arguments do not match '" + name + "'");
+  if (nArgs != calleeParams.size() || nRets != calleeReturns.size())
+    return ctx.unsupported(in, "A call whose arguments do not match '" +
+                                   (indirect ? std::string("its prototype") : name) + "'");
   // The call-site variables of the arguments and results.
   auto callSiteVar = [&](const ptx::Operand &op) -> ParamVar * {
     if (!op.is<ptx::SymbolOperand>() && !op.is<ptx::RegOperand>())
@@ -374,6 +406,31 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
     ctx.emit(Opcode::CALL, {Modifier::ABS, Modifier::NOINC}, {},
              {Operand::func(ctx.fn().calleeIndex(name)), target})
         .guard = guard;
+  } else if (indirect) {
+    // HW: ptxas 13.0 with several kernels (each with private copies of the functions):
+    // `LDG.E R0, [fp]; LDC.64 R2, c[0x2][R0]; CALL.REL.NOINC R2 0x0`, the kernel's
+    // .nv.constant2 holding the code offsets (with one kernel it stores the offsets
+    // themselves in the pointers; the table is used here in every case). The call may reach
+    // every address-taken function: they are this function's callees (so every kernel
+    // reaching it carries them), and the CALL's Func operand is the pseudo-callee
+    // "(indirect)", whose clobber set the driver makes the union of theirs.
+    Operand fp = ctx.source(in, targetOp);
+    if (fp.kind == ori::OperandKind::None)
+      return false;
+    if (!fp.isReg() || fp.cls != RegClass::R)
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    Operand index = fp.width == 2 ? component(fp, 0) : fp;
+    Operand target = ctx.temp(RegClass::R, 2);
+    ctx.emit(Opcode::LDC, {Modifier::Size64}, {target},
+             {Operand::cbank(ctx.target.memory().functionTableBank, 0, index)});
+    if (ctx.moduleLayout)
+      for (const auto &f : ctx.moduleLayout->functionPointerOrder)
+        (void)ctx.fn().calleeIndex(f);
+    ctx.emit(Opcode::MOV, {}, {preg(conv.returnAddress)}, {Operand::block(0)});
+    movIndex = ctx.fn().blocks[movBlock].instrs.size() - 1;
+    ctx.emit(Opcode::CALL, {Modifier::REL, Modifier::NOINC}, {},
+             {Operand::func(ctx.fn().calleeIndex("(indirect)")), target})
+        .guard = guard;
   } else {
     ctx.emit(Opcode::MOV, {}, {preg(conv.returnAddress)}, {Operand::block(0)});
     movIndex = ctx.fn().blocks[movBlock].instrs.size() - 1;
@@ -387,7 +444,8 @@ bool lowerCall(LowerCtx &ctx, const ptx::Instruction &in) {
   // (copies nobody reads are removed at the end of the function).
   for (size_t r = 0; r < nRets; ++r) {
     ParamVar &v = *retVars[r];
-    uint32_t n = wordsFor(v.size ? v.size : static_cast<uint32_t>(callee->returns[r].sizeInBytes()));
+    uint32_t n =
+        wordsFor(v.size ? v.size : static_cast<uint32_t>(calleeReturns[r].sizeInBytes()));
     v.words.assign(n, Operand{});
     for (uint32_t w = 0; w < n; ++w) {
       Operand t = wordReg(ctx, v, w);
@@ -840,7 +898,7 @@ std::vector<std::string> externsCalled(const ptx::Module &m, const ptx::Function
   while (!work.empty()) {
     const ptx::Function *g = work.back();
     work.pop_back();
-    for (const std::string &c : directCallees(*g)) {
+    for (const std::string &c : possibleCallees(m, *g)) {
       if (isExternFunction(m, c))
         externs.insert(c);
       else if (const ptx::Function *d = findDefinition(m, c);
@@ -876,6 +934,64 @@ std::vector<std::string> directCallees(const ptx::Function &f) {
     }
   };
   walk(walk, f.body);
+  return out;
+}
+
+namespace {
+/// Calls `fn` for every instruction of `b`, nested blocks included.
+template <class Fn> void eachInstruction(const ptx::Block &b, Fn &&fn) {
+  for (const ptx::Statement &st : b.statements) {
+    if (st.is<ptx::Block>())
+      eachInstruction(st.as<ptx::Block>(), fn);
+    else if (st.is<ptx::Instruction>())
+      fn(st.as<ptx::Instruction>());
+  }
+}
+} // namespace
+
+std::vector<std::string> addressTakenFunctions(const ptx::Module &m) {
+  std::set<std::string> taken;
+  auto note = [&](const std::string &n) {
+    if (const ptx::Function *d = findDefinition(m, n); d && d->hasBody && !d->isEntry)
+      taken.insert(n);
+  };
+  for (const ptx::VarDecl &v : m.globals)
+    for (const ptx::InitValue &iv : v.init)
+      if (iv.kind == ptx::InitValue::Kind::Symbol)
+        note(iv.symbol);
+  for (const ptx::Function &f : m.functions)
+    eachInstruction(f.body, [&](const ptx::Instruction &in) {
+      if (in.opcode == "call")
+        return; // a direct call's target is not an address taken
+      for (const ptx::Operand &op : in.operands)
+        if (op.is<ptx::SymbolOperand>())
+          note(op.as<ptx::SymbolOperand>().name);
+    });
+  std::vector<std::string> out;
+  for (const ptx::Function &f : m.functions)
+    if (f.hasBody && taken.count(f.name) &&
+        std::find(out.begin(), out.end(), f.name) == out.end())
+      out.push_back(f.name);
+  return out;
+}
+
+bool hasIndirectCall(const ptx::Function &f) {
+  bool any = false;
+  eachInstruction(f.body, [&](const ptx::Instruction &in) {
+    if (in.opcode != "call")
+      return;
+    size_t k = !in.operands.empty() && in.operands[0].is<ptx::ListOperand>() ? 1 : 0;
+    any |= k < in.operands.size() && in.operands[k].is<ptx::RegOperand>();
+  });
+  return any;
+}
+
+std::vector<std::string> possibleCallees(const ptx::Module &m, const ptx::Function &f) {
+  std::vector<std::string> out = directCallees(f);
+  if (hasIndirectCall(f))
+    for (const std::string &n : addressTakenFunctions(m))
+      if (std::find(out.begin(), out.end(), n) == out.end())
+        out.push_back(n);
   return out;
 }
 

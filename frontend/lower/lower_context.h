@@ -76,6 +76,13 @@ bool declareInBody(LowerCtx &ctx, const ptx::VarDecl &d);
 void endFunctionLowering(LowerCtx &ctx);
 /// The functions `f` calls directly, in order of first call.
 std::vector<std::string> directCallees(const ptx::Function &f);
+/// The functions with a body whose address the module takes (`.global .u64 vt[2] = {f, g}`,
+/// `mov.u64 %rd, f`), in definition order: the possible targets of an indirect call.
+std::vector<std::string> addressTakenFunctions(const ptx::Module &m);
+/// Whether `f` calls through a register (`call (r), %rd, (a), proto;`).
+bool hasIndirectCall(const ptx::Function &f);
+/// directCallees, plus every address-taken function when `f` calls indirectly.
+std::vector<std::string> possibleCallees(const ptx::Module &m, const ptx::Function &f);
 /// Whether `name` is a function declared without a body (`.extern .func vprintf`): called
 /// through the CUDA ABI (targets/calling_convention.h).
 bool isExternFunction(const ptx::Module &m, std::string_view name);

@@ -162,6 +162,9 @@ bool lowerDp4a(LowerCtx &, const ptx::Instruction &);
 bool lowerDp2a(LowerCtx &, const ptx::Instruction &);
 // lower_int_video.cpp:
 bool lowerVideo(LowerCtx &, const ptx::Instruction &);
+bool lowerVmad(LowerCtx &, const ptx::Instruction &);
+// lower_int_simd_video.cpp:
+bool lowerSimdVideo(LowerCtx &, const ptx::Instruction &);
 // lower_int_logic.cpp:
 bool lowerAnd(LowerCtx &, const ptx::Instruction &);
 bool lowerOr(LowerCtx &, const ptx::Instruction &);

@@ -26,8 +26,16 @@
 ///   5. a destination selector merges with c: .bK puts the result's low byte at byte K, .h0
 ///      its low half, .h1 its high half in place (ptxas: PRMT d, t, 0x7054, c for .b2 and
 ///      0x3254 for .h1; the PTX ISA's pseudo-code shifts the low half there).
+/// vmad (`vmad.dtype.atype.btype{.sat} d, a{.asel}, b{.bsel}, c`): a and b (a selected byte
+/// or half extended by its type; a whole word as it is) multiplied into 64 bits as signed
+/// words plus c sign-extended, whatever the types (HW: ptxas 13.0's IMAD.WIDE and SHF.R.S32.HI
+/// of c even for vmad.u32.u32.u32.sat); .sat clamps that sum to the s32 range when atype or
+/// btype is signed, else to 0..2^32-1, whatever dtype is (HW: the same code for
+/// vmad.s32.u32.s32.sat and vmad.u32.s32.s32.sat; `hi < 0 ? 0 : hi != 0 ? ~0 : lo` for
+/// vmad.u32.u32.u32.sat); without .sat the low word (one IMAD).
 /// Refused (with the instruction named): .sat together with a destination selector, .sat on
-/// the shifts, and the other video families (vmad and the SIMD x2/x4 forms).
+/// the shifts, vmad's negated operands, .po and .shr7/.shr15 (the parser does not accept
+/// them yet). The SIMD x2/x4 forms are lower_int_simd_video.cpp's.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_int.h"
 
@@ -273,6 +281,81 @@ bool lowerVideo(LowerCtx &ctx, const ptx::Instruction &in) {
   IntSel s(ctx, in);
   Video v{s, {}, {}, {}};
   return v.run();
+}
+
+bool lowerVmad(LowerCtx &ctx, const ptx::Instruction &in) {
+  IntSel s(ctx, in);
+  bool sat = false;
+  for (const ptx::Modifier &m : in.modifiers)
+    if (m.kind == ptx::Modifier::Kind::Other) {
+      if (m.text != "sat")
+        return s.fail("Modifier '." + m.text + "' of '" + in.fullOpcode() + "'");
+      sat = true;
+    }
+  std::vector<ptx::ScalarType> types = in.types();
+  if (types.size() != 3 || in.operands.size() != 4)
+    return s.badForm();
+  std::optional<VideoOperand> d = videoOperand(in.operands[0]),
+                              a = videoOperand(in.operands[1]),
+                              b = videoOperand(in.operands[2]),
+                              c = videoOperand(in.operands[3]);
+  if (!d || !a || !b || !c || d->byte >= 0 || d->half >= 0 || c->byte >= 0 || c->half >= 0)
+    return s.badForm();
+  const bool sign = isSignedType(types[1]) || isSignedType(types[2]);
+  Operand dr = ctx.reg(in, d->reg), cr = ctx.reg(in, c->reg);
+  if (dr.kind == ori::OperandKind::None || cr.kind == ori::OperandKind::None)
+    return false;
+  if (dr.width != 1 || cr.width != 1)
+    return s.badForm();
+  auto part = [&](const VideoOperand &v, ptx::ScalarType t) -> Operand {
+    Operand r = ctx.reg(in, v.reg);
+    if (r.kind == ori::OperandKind::None)
+      return {};
+    if (r.width != 1) {
+      s.badForm();
+      return {};
+    }
+    if (v.byte < 0 && v.half < 0)
+      return r;
+    Operand x = s.temp();
+    s.emit(Opcode::PRMT, {}, {x}, {r, imm(extractSelector(v, isSignedType(t))), RZ()});
+    return x;
+  };
+  Operand x = part(*a, types[1]), y = part(*b, types[2]);
+  if (x.kind == ori::OperandKind::None || y.kind == ori::OperandKind::None)
+    return false;
+  if (!sat) {
+    s.emit(Opcode::IMAD, {}, {dr}, {x, y, cr});
+    return true;
+  }
+  Operand cw = s.temp(2), t = s.temp(2);
+  s.emit(Opcode::MOV, {}, {component(cw, 0)}, {cr});
+  s.emit(Opcode::SHF, {Modifier::R, Modifier::S32, Modifier::HI}, {component(cw, 1)},
+         {RZ(), imm(31), cr});
+  s.emit(Opcode::IMAD, {Modifier::WIDE}, {t}, {x, y, cw});
+  if (sign) {
+    // In range iff the high word is the low word's sign; else the bound of t's sign.
+    Operand lowSign = s.temp(), diff = s.temp(), bound = s.temp();
+    Operand fits = s.ptemp(), nonNeg = s.ptemp();
+    s.emit(Opcode::SHF, {Modifier::R, Modifier::S32, Modifier::HI}, {lowSign},
+           {RZ(), imm(31), component(t, 0)});
+    s.emit(Opcode::LOP3, {Modifier::LUT}, {diff},
+           {lowSign, component(t, 1), RZ(), imm(0x3c), NPT()});
+    s.emit(Opcode::ISETP, {Modifier::GE, Modifier::AND}, {nonNeg, PT()},
+           {component(t, 1), RZ(), PT()});
+    s.emit(Opcode::SEL, {}, {bound}, {s.inReg(imm(0x7fffffff)), imm(0x80000000), nonNeg});
+    s.emit(Opcode::ISETP, {Modifier::EQ, Modifier::AND}, {fits, PT()}, {diff, RZ(), PT()});
+    s.emit(Opcode::SEL, {}, {dr}, {component(t, 0), bound, fits});
+  } else {
+    Operand fits = s.ptemp(), neg = s.ptemp(), r1 = s.temp();
+    s.emit(Opcode::ISETP, {Modifier::EQ, Modifier::U32, Modifier::AND}, {fits, PT()},
+           {component(t, 1), RZ(), PT()});
+    s.emit(Opcode::ISETP, {Modifier::LT, Modifier::AND}, {neg, PT()},
+           {component(t, 1), RZ(), PT()});
+    s.emit(Opcode::SEL, {}, {r1}, {component(t, 0), s.inReg(imm(0xffffffff)), fits});
+    s.emit(Opcode::SEL, {}, {dr}, {RZ(), r1, neg});
+  }
+  return true;
 }
 
 } // namespace ptxmini::frontend::lower::intsel

@@ -1057,6 +1057,13 @@ bool symbolValue(LowerCtx &ctx, const ptx::Instruction &in, const std::string &n
     lo32(ctx.target.constBank().paramBase + p->second.offset + static_cast<uint64_t>(off));
     return true;
   }
+  // A function's address: its function-pointer value (lower_call.cpp's indirect calls).
+  if (ctx.moduleLayout && off == 0)
+    if (auto f = ctx.moduleLayout->functionPointers.find(name);
+        f != ctx.moduleLayout->functionPointers.end()) {
+      lo32(f->second);
+      return true;
+    }
   return ctx.unsupported(in, "The address of '" + name + "' in '" + in.fullOpcode() + "'");
 }
 
@@ -1067,6 +1074,59 @@ Operand plainReg(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &
     return {};
   }
   return ctx.reg(in, op.as<ptx::RegOperand>().name);
+}
+
+/// isspacep.space p, a (HW: ptxas 13.0 for sm_90, read with nvdisasm 13.2):
+///   .shared/.shared::cta  QSPC.E.S p, RZ, [a]      .shared::cluster  QSPC.E.D
+///   .local                QSPC.E.L                 .global           QSPC.E.G
+///   .param/.param::entry  c[0x0][0x198] <= a <= c[0x0][0x1a0] (64-bit unsigned compares)
+///   .const                false: ptxas's `a >= c[0x0][0xd0] && !(a >= c[0x0][0xd0])` is
+///                         false for every address (the .global test ANDs its negation).
+bool lowerIsspacep(LowerCtx &ctx, const ptx::Instruction &in) {
+  bool entry = in.has("param::entry");
+  if (!ctx.onlyModifiers(in, entry ? std::initializer_list<std::string_view>{"param::entry"}
+                                   : std::initializer_list<std::string_view>{}))
+    return false;
+  if (in.operands.size() != 2)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  Operand p = plainReg(ctx, in, in.operands[0]);
+  Operand a = plainReg(ctx, in, in.operands[1]);
+  if (p.kind == OperandKind::None || a.kind == OperandKind::None)
+    return false;
+  if (p.cls != RegClass::P || a.cls != RegClass::R || a.width != 2)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  StateSpace space = entry ? StateSpace::Param : in.space();
+  std::optional<Modifier> window;
+  switch (space) {
+  case StateSpace::Shared: window = Modifier::S; break;
+  case StateSpace::SharedCluster: window = Modifier::D; break;
+  case StateSpace::Local: window = Modifier::L; break;
+  case StateSpace::Global: window = Modifier::G; break;
+  case StateSpace::Const:
+    ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::AND}, {p, PT()}, {RZ(), RZ(), PT()});
+    return true;
+  case StateSpace::Param: {
+    const ConstBankLayout &cb = ctx.target.constBank();
+    Operand first = ctx.temp(RegClass::R, 2), last = ctx.temp(RegClass::R, 2);
+    ctx.emit(Opcode::LDC, {Modifier::Size64}, {first}, {Operand::cbank(0, cb.paramWindowFirst)});
+    ctx.emit(Opcode::LDC, {Modifier::Size64}, {last}, {Operand::cbank(0, cb.paramWindowLast)});
+    Operand above = ctx.temp(RegClass::P), notAbove = above;
+    notAbove.mods ^= ori::OM_NOT;
+    ctx.emit(Opcode::ISETP, {Modifier::GT, Modifier::U32, Modifier::AND}, {above, PT()},
+             {component(a, 0), component(last, 0), PT()});
+    ctx.emit(Opcode::ISETP, {Modifier::GT, Modifier::U32, Modifier::AND, Modifier::EX},
+             {above, PT()}, {component(a, 1), component(last, 1), PT(), above});
+    ctx.emit(Opcode::ISETP, {Modifier::GE, Modifier::U32, Modifier::AND}, {p, PT()},
+             {component(a, 0), component(first, 0), PT()});
+    ctx.emit(Opcode::ISETP, {Modifier::GE, Modifier::U32, Modifier::AND, Modifier::EX},
+             {p, PT()}, {component(a, 1), component(first, 1), notAbove, p});
+    return true;
+  }
+  default:
+    return ctx.unsupported(in);
+  }
+  ctx.emit(Opcode::QSPC, {Modifier::E, *window}, {p, RZ()}, {Operand::mem(a, 0)});
+  return true;
 }
 
 bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
@@ -1236,6 +1296,7 @@ constexpr std::array kRows = {
     HandlerRow{"st", TypeClass::Any, lowerSt},
     HandlerRow{"mov", TypeClass::Any, lowerMov},
     HandlerRow{"cvta", TypeClass::Any, lowerCvta},
+    HandlerRow{"isspacep", TypeClass::Any, lowerIsspacep},
     HandlerRow{"prefetch", TypeClass::Any, lowerPrefetch},
     HandlerRow{"prefetchu", TypeClass::Any, lowerPrefetch},
     HandlerRow{"applypriority", TypeClass::Any, lowerCacheLineOp},

@@ -31,6 +31,10 @@ struct ModuleVar {
 struct ModuleLayout {
   llvm::StringMap<ModuleVar> vars;
   llvm::StringMap<uint32_t> externSlots; ///< extern function -> its address slot's offset
+  /// Address-taken function -> its function-pointer value (LoweredModuleData's
+  /// functionPointers: 8 * (index + 1)).
+  llvm::StringMap<uint32_t> functionPointers;
+  std::vector<std::string> functionPointerOrder; ///< the same functions, in value order
   bool hasExternShared = false;
   uint32_t externSharedAlign = 1;
 };

@@ -59,12 +59,42 @@ uint64_t declSize(const ptx::VarDecl &d) {
 }
 
 /// The initial bytes of `d` (little endian, one value per element); false after reporting.
-bool initBytes(const ptx::Module &m, const ptx::VarDecl &d, DiagEngine &diag,
-               std::vector<uint8_t> &out) {
+bool initBytes(const ptx::Module &m, const ptx::VarDecl &d, const ModuleLayout &layout,
+               DiagEngine &diag, std::vector<uint8_t> &out,
+               std::vector<LoweredVariable::AddressInit> &addressInits) {
   unsigned n = elementBytes(d);
   ptx::TypeKind kind = ptx::typeKind(d.type);
   for (const ptx::InitValue &v : d.init) {
     uint64_t bits = 0;
+    if (v.kind == ptx::InitValue::Kind::Symbol && !v.isMask && n == 8 &&
+        d.space == ptx::StateSpace::Global) {
+      // A function's address: its function-pointer value (no relocation; HW: ptxas 13.0
+      // writes plain numbers for function names in .nv.global.init). A .global variable's
+      // (plain or generic(), + offset): an R_CUDA_G64 relocation against it (HW: ptxas 13.0,
+      // `.u64 tab[2] = {gx, generic(gx)+4}` -> two R_CUDA_G64 gx+0 / gx+4).
+      if (auto f = layout.functionPointers.find(v.symbol); f != layout.functionPointers.end()) {
+        if (v.offset != 0) {
+          diag.error(locOf(m, d), "Module-scope variable '" + d.name +
+                                      "': a function address with an offset is not "
+                                      "supported by ptxas-mini's code generator yet");
+          return false;
+        }
+        bits = f->second;
+        for (unsigned k = 0; k < n; ++k)
+          out.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+        continue;
+      }
+      const ptx::VarDecl *target = nullptr;
+      for (const ptx::VarDecl &g : m.globals)
+        if (g.name == v.symbol)
+          target = &g;
+      if (target && target->space == ptx::StateSpace::Global) {
+        addressInits.push_back(LoweredVariable::AddressInit{
+            static_cast<uint32_t>(out.size()), v.symbol, v.offset});
+        out.insert(out.end(), n, 0);
+        continue;
+      }
+    }
     switch (v.kind) {
     case ptx::InitValue::Kind::Int:
       bits = static_cast<uint64_t>(v.intValue);
@@ -106,7 +136,8 @@ bool initBytes(const ptx::Module &m, const ptx::VarDecl &d, DiagEngine &diag,
       }
       break;
     default:
-      // generic(x), x+4, mask(...): the cubin needs a relocation in .nv.global.init.
+      // mask(...), addresses in 32-bit elements, in .const variables or of variables outside
+      // the global space.
       diag.error(locOf(m, d), "Module-scope variable '" + d.name +
                                   "' initialized with an address is not supported by "
                                   "ptxas-mini's code generator yet");
@@ -166,6 +197,11 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
                                 " is not supported by ptxas-mini's code generator yet");
     ok = false;
   };
+  // Function pointers (lower_call.cpp): 8 * (index + 1) into each kernel's table.
+  data.functionPointers = addressTakenFunctions(m);
+  for (size_t i = 0; i < data.functionPointers.size(); ++i)
+    layout.functionPointers[data.functionPointers[i]] = static_cast<uint32_t>(8 * (i + 1));
+  layout.functionPointerOrder = data.functionPointers;
   std::vector<size_t> globalRows; // indices into data.variables of .global variables
   uint64_t constEnd = 0;
   uint32_t slot = 0;
@@ -235,7 +271,7 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
     lv.size = static_cast<uint32_t>(size);
     lv.align = v.align;
     lv.hasInit = d.hasInit;
-    if (d.hasInit && !initBytes(m, d, diag, lv.init)) {
+    if (d.hasInit && !initBytes(m, d, layout, diag, lv.init, lv.addressInits)) {
       ok = false;
       continue;
     }

@@ -247,6 +247,11 @@ uint64_t Exec::address(int lane, const Operand& m, bool wide) const {
   return wide ? a : (a & 0xffffffffull);
 }
 
+char Exec::flat_space(uint64_t addr) const {
+  uint32_t hi = static_cast<uint32_t>(addr >> 32);
+  return hi == emu.shared_window_hi() ? 's' : hi == emu.local_window_hi() ? 'l' : 'g';
+}
+
 uint8_t* Exec::mem(int lane, char space, uint64_t addr, uint32_t n) {
   if (n > 1 && addr % n) trap("misaligned " + std::to_string(n) + "-byte access at " + hex(addr));
   if (space == 'f') {
@@ -293,6 +298,13 @@ Emulator::Emulator(const KernelImage& k, GlobalMemory& g) : k_(k), g_(g) {
       throw Trap("module address slot outside constant bank " + std::to_string(r.bank));
     uint64_t v = segAddr[r.segment] + r.value;
     std::memcpy(b.data() + r.offset, &v, 8);
+  }
+  for (const KernelImage::SegmentAddress& r : k.segment_addresses) {
+    if (r.segment >= segAddr.size() || r.target >= segAddr.size() ||
+        r.offset + 8u > k.globals[r.segment].bytes.size())
+      throw Trap("module address initialiser outside the global data");
+    uint64_t v = segAddr[r.target] + r.value;
+    std::memcpy(g_.bytes(segAddr[r.segment]).data() + r.offset, &v, 8);
   }
   code_.resize(k.insts.size());
   handler_.assign(k.insts.size(), -1);

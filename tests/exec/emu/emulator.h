@@ -167,6 +167,8 @@ struct Exec {
   // Memory. space: 'g' global, 's' shared, 'l' local, 'f' generic (flat).
   uint64_t address(int lane, const Operand& m, bool wide) const;
   uint8_t* mem(int lane, char space, uint64_t addr, uint32_t n);
+  // The window a generic address lies in: 'g', 's' or 'l'.
+  char flat_space(uint64_t addr) const;
 };
 
 class Emulator {

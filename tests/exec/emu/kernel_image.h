@@ -66,6 +66,16 @@ struct KernelImage {
     uint64_t value = 0;
   };
   std::vector<BankAddress> bank_addresses;
+  // 64-bit addresses the loader writes into global data (R_CUDA_G64 in .rela.nv.global.init,
+  // variables initialised with `generic(v)+k`): globals[segment][offset] = address of
+  // globals[target] + value.
+  struct SegmentAddress {
+    size_t segment = 0;
+    uint64_t offset = 0;
+    size_t target = 0;
+    uint64_t value = 0;
+  };
+  std::vector<SegmentAddress> segment_addresses;
 };
 
 }  // namespace ptxmini::exec

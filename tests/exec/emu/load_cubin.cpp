@@ -45,6 +45,7 @@ constexpr uint32_t kShtProgbits = 1, kShtNobits = 8;
 constexpr uint8_t kStoCudaEntry = 0x10; // st_other of a kernel symbol (cubin-format.md 6)
 constexpr uint8_t kSttFunc = 2;
 constexpr uint32_t kRCuda64 = 2; // R_CUDA_64 (encoder/cubin/rcuda.def)
+constexpr uint32_t kRCudaG64 = 4; // R_CUDA_G64
 
 std::optional<cubin::Cubin> read(const std::string& path, std::string& err) {
   std::ifstream in(path, std::ios::binary);
@@ -193,6 +194,24 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
   }
   const auto* syms = symbols(*c);
   for (const cubin::Section& r : c->sections) {
+    if (r.name == ".rela.nv.global.init") {
+      // R_CUDA_G64: the generic address of a variable (HW: ptxas 13.0 for `generic(v)+k` and
+      // plain `v` in a 64-bit .global initializer).
+      size_t self = SIZE_MAX;
+      for (size_t i = 0; i < c->sections.size(); ++i)
+        if (c->sections[i].name == ".nv.global.init") self = i;
+      for (const cubin::Relocation& x : r.relocations) {
+        const cubin::Symbol* y = syms && x.sym < syms->size() ? &(*syms)[x.sym] : nullptr;
+        auto seg = y ? segmentOf.find(y->shndx) : segmentOf.end();
+        if (x.type != kRCudaG64 || seg == segmentOf.end() || !segmentOf.count(self)) {
+          err = r.name + ": relocation of type " + std::to_string(x.type) + " not modelled";
+          return false;
+        }
+        out.segment_addresses.push_back({segmentOf[self], x.offset, seg->second,
+                                         y->value + static_cast<uint64_t>(x.addend)});
+      }
+      continue;
+    }
     const std::string prefix = ".rela.nv.constant";
     if (r.name.rfind(prefix, 0) != 0 || r.relocations.empty()) continue;
     std::string bankText = r.name.substr(prefix.size());

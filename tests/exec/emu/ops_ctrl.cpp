@@ -165,9 +165,17 @@ void op_b2r(Exec& e) {
 // CALL.REL.NOINC target: the return address was put in a register by the caller's code.
 // CALL.ABS.NOINC Rn goes to an external function (__assertfail, vprintf) through an address the
 // loader left 0: not modelled, so it stops the run instead of jumping to address 0.
+// CALL.REL.NOINC Rn target: an indirect call to the section offset Rn + target (HW: ptxas
+// 13.0 calls through a function pointer with `CALL.REL.NOINC R8 0x0`, R8 holding the callee's
+// offset in the kernel's .text, read from the pointer or from .nv.constant2.<kernel>).
 void op_call(Exec& e) {
   if (e.in.has("ABS")) e.trap("CALL.ABS (a call to an external function) is not modelled");
   uint32_t tgt = target_of(e, e.op(e.nops() - 1));
+  if (e.nops() >= 2 && e.op(0).kind == OpndKind::Reg) {
+    const Operand& r = e.op(0);
+    e.each([&](int l) { e.next_pc[l] = e.u32(l, r) + tgt; });
+    return;
+  }
   e.each([&](int l) { e.next_pc[l] = tgt; });
 }
 

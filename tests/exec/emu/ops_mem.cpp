@@ -144,18 +144,22 @@ void op_atom(Exec& e) {
     // [R4]; FADD R7, R23, R6; ATOMS.CAST.SPIN R7, [R4], R6, R7; ISETP.EQ.U32.AND P0, PT, R7, 0x1,
     // PT; @!P0 BRA <LDS>", and for .64 the pair compared with 1 (ISETP ... .EX with RZ). GUESS:
     // the failure value is 0 (the code only tests for 1).
-    if (!e.in.has("SPIN") || e.nops() != 4) e.trap("only ATOMS.CAST.SPIN d, [a], b, c is modelled");
+    // The generic form ATOM.E.CAST.SPIN PT, d, [a], b, c (ptxas's loop for a float atomic on
+    // another CTA's shared memory) works the same on the generic address.
+    size_t mi = mem_index(e);
+    if (!e.in.has("SPIN") || mi == 0 || e.nops() != mi + 3)
+      e.trap("only ATOM[S].CAST.SPIN [PT,] d, [a], b, c is modelled");
     bool wide = e.in.has("64");
     uint32_t n = wide ? 8 : 4;
     e.each([&](int l) {
-      uint8_t* p = e.mem(l, 's', e.address(l, e.op(1), false), n);
-      uint64_t old = 0, cmp = wide ? e.u64(l, e.op(2)) : e.u32(l, e.op(2));
-      uint64_t nw = wide ? e.u64(l, e.op(3)) : e.u32(l, e.op(3));
+      uint8_t* p = e.mem(l, sp, e.address(l, e.op(mi), sp == 'f'), n);
+      uint64_t old = 0, cmp = wide ? e.u64(l, e.op(mi + 1)) : e.u32(l, e.op(mi + 1));
+      uint64_t nw = wide ? e.u64(l, e.op(mi + 2)) : e.u32(l, e.op(mi + 2));
       std::memcpy(&old, p, n);
       bool ok = old == cmp;
       if (ok) std::memcpy(p, &nw, n);
-      if (wide) e.set64(l, e.op(0), ok ? 1 : 0);
-      else e.set(l, e.op(0), ok ? 1u : 0u);
+      if (wide) e.set64(l, e.op(mi - 1), ok ? 1 : 0);
+      else e.set(l, e.op(mi - 1), ok ? 1u : 0u);
     });
     return;
   }
@@ -166,17 +170,28 @@ void op_atom(Exec& e) {
   bool is64 = f64 || e.in.has("64") || e.in.has("U64") || e.in.has("S64");
   bool sgn = e.in.has("S32") || e.in.has("S64");
   size_t m = mem_index(e);
-  int dst = -1;
+  int dst = -1, pdst = -1;
   for (size_t i = 0; i < m; ++i) {
     const Operand& o = e.op(i);
-    if (o.kind == OpndKind::Pred) { if (o.reg != kPT) e.trap("atomic predicate destination is not modelled"); }
+    if (o.kind == OpndKind::Pred) { if (o.reg != kPT) pdst = static_cast<int>(i); }
     else dst = static_cast<int>(i);
   }
+  // ATOM (generic) P, d, [a], b: P tells whether the hardware performed the operation; where
+  // it did not, ptxas's code falls back to its own shared (QSPC.E.S) and local paths.
+  // GUESS (the fall-back paths ptxas 13.0 writes, frontend/lower/lower_atomic.cpp): 64-bit
+  // EXCH/CAS are performed on any non-local address, the others on global addresses only.
+  if (pdst >= 0 && sp != 'f') e.trap("atomic predicate destination outside generic ATOM");
   size_t nsrc = e.nops() - m - 1;
   if (nsrc < 1 || (opn == "CAS" && nsrc < 2)) e.trap("atomic source missing");
   uint32_t n = is64 ? 8 : 4;
   e.each([&](int l) {
     uint64_t a = e.address(l, e.op(m), sp == 'g' || sp == 'f');
+    if (pdst >= 0) {
+      char w = e.flat_space(a);
+      bool done = w == 'g' || (is64 && (opn == "EXCH" || opn == "CAS") && w != 'l');
+      e.setp(l, e.op(static_cast<size_t>(pdst)), done);
+      if (!done) return;
+    }
     uint8_t* p = e.mem(l, sp, a, n);
     uint64_t old = 0, src = is64 ? e.u64(l, e.op(m + 1)) : e.u32(l, e.op(m + 1));
     std::memcpy(&old, p, n);
@@ -248,6 +263,20 @@ void op_ldgsts(Exec& e) {
     uint8_t* dst = e.mem(l, 's', e.address(l, e.op(0), false), static_cast<uint32_t>(n));
     std::memcpy(dst, buf, static_cast<size_t>(n));
   });
+}
+
+// QSPC.E.{G,L,S,D} P, RZ, [a]: whether the generic address a lies in the global, local,
+// shared or cluster-shared window (isspacep; ptxas's atomic fall-back paths). The emulator runs
+// one CTA per cluster: the cluster window is this CTA's shared window.
+void op_qspc(Exec& e) {
+  size_t m = mem_index(e);
+  if (m == 0 || e.op(0).kind != OpndKind::Pred) e.trap("QSPC needs a predicate destination");
+  char want = e.in.has("G")                      ? 'g'
+              : e.in.has("L")                    ? 'l'
+              : e.in.has("S") || e.in.has("D")   ? 's'
+                                                 : 0;
+  if (!want) e.trap("QSPC window missing");
+  e.each([&](int l) { e.setp(l, e.op(0), e.flat_space(e.address(l, e.op(m), true)) == want); });
 }
 
 void op_nop(Exec&) {}

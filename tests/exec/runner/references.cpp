@@ -958,6 +958,204 @@ void ref_call_basic(RefCtx& c) {
   }
 }
 
+// kernels/int_video_simd.ptx: the SIMD video instructions per the PTX ISA 9.0 (9.7.17.2):
+// lanes extended by their types, the operation exact, .sat to dtype's lane range, then .add
+// (c + the sum of the lane results) or the merge of the masked lanes' low bits into c.
+namespace {
+struct SimdCase {
+  const char* op;  // vadd vsub vavrg vabsdiff vmin vmax vset
+  int lanes;
+  bool dsigned, asigned, bsigned, sat, add;
+  const char* cmp; // vset
+  unsigned mask;   // lanes written (merge) or summed (.add)
+  const char* asel = nullptr;  // lane selectors (".h10" digits, lane 0 last) over {b, a}
+  const char* bsel = nullptr;
+};
+uint32_t simd_video(const SimdCase& k, uint32_t a, uint32_t b, uint32_t c) {
+  int w = 32 / k.lanes;
+  uint32_t lm = w == 32 ? ~0u : (1u << w) - 1;
+  uint64_t ba = uint64_t{b} << 32 | a;
+  // Lane i of the selected source: default a's lane i (asel) or b's (bsel).
+  auto lane = [&](const char* sel, bool isB, int i, bool sg) -> int64_t {
+    int from = sel ? sel[k.lanes - 1 - i] - '0' : (isB ? k.lanes : 0) + i;
+    uint32_t x = static_cast<uint32_t>(ba >> (w * from)) & lm;
+    if (sg && (x >> (w - 1) & 1)) return static_cast<int64_t>(x) - (int64_t{1} << w);
+    return x;
+  };
+  uint32_t d = c;
+  for (int i = 0; i < k.lanes; ++i) {
+    if (!(k.mask >> i & 1)) continue;
+    int64_t x = lane(k.asel, false, i, k.asigned), y = lane(k.bsel, true, i, k.bsigned), t = 0;
+    std::string op = k.op;
+    if (op == "vadd") t = x + y;
+    else if (op == "vsub") t = x - y;
+    else if (op == "vavrg") t = (x + y) >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1;
+    else if (op == "vabsdiff") t = x > y ? x - y : y - x;
+    else if (op == "vmin") t = std::min(x, y);
+    else if (op == "vmax") t = std::max(x, y);
+    else {
+      std::string cm = k.cmp;
+      bool r = cm == "eq" ? x == y : cm == "ne" ? x != y : cm == "lt" ? x < y
+             : cm == "le" ? x <= y : cm == "gt" ? x > y : x >= y;
+      t = r ? 1 : 0;
+    }
+    if (k.sat) {
+      int64_t hi = k.dsigned ? (int64_t{1} << (w - 1)) - 1 : (int64_t{1} << w) - 1;
+      int64_t lo = k.dsigned ? -(int64_t{1} << (w - 1)) : 0;
+      t = std::min(std::max(t, lo), hi);
+    }
+    if (k.add) d += static_cast<uint32_t>(t);
+    else d = (d & ~(lm << (w * i))) | ((static_cast<uint32_t>(t) & lm) << (w * i));
+  }
+  return d;
+}
+}  // namespace
+
+void ref_int_video_simd(RefCtx& c) {
+  static const SimdCase cases[] = {
+      {"vadd", 2, false, false, false, false, false, "", 3},
+      {"vadd", 2, true, true, true, true, false, "", 3},
+      {"vadd", 2, false, true, true, true, false, "", 3},
+      {"vsub", 2, true, false, false, true, false, "", 3},
+      {"vsub", 2, false, false, false, false, true, "", 3},
+      {"vavrg", 2, true, true, true, false, false, "", 3},
+      {"vavrg", 2, false, false, false, false, false, "", 3},
+      {"vabsdiff", 2, true, true, true, false, false, "", 3},
+      {"vmin", 2, true, true, true, false, false, "", 3},
+      {"vmax", 2, false, true, true, true, false, "", 3},
+      {"vset", 2, false, true, false, false, false, "lt", 3},
+      {"vset", 2, false, false, false, false, true, "ge", 3},
+      {"vadd", 4, false, false, false, false, true, "", 15},
+      {"vadd", 4, true, true, true, true, false, "", 15},
+      {"vsub", 4, false, false, false, true, false, "", 15},
+      {"vavrg", 4, true, true, true, false, false, "", 15},
+      {"vabsdiff", 4, false, false, false, false, false, "", 15},
+      {"vmin", 4, false, true, true, false, false, "", 15},
+      {"vmax", 4, true, true, true, true, false, "", 15},
+      {"vset", 4, false, true, true, false, false, "ne", 15},
+      {"vadd", 2, false, false, false, false, false, "", 2},
+      {"vmin", 4, true, true, true, false, false, "", 4},
+      {"vabsdiff", 2, false, true, false, false, true, "", 3},
+      {"vset", 4, false, false, true, false, true, "gt", 15},
+      {"vadd", 2, false, false, false, false, false, "", 1, "32", "10"},
+      {"vsub", 2, true, true, true, false, false, "", 3, "01", "23"},
+      {"vmax", 4, false, false, false, false, false, "", 10, "7250", "0123"},
+      {"vset", 4, false, true, true, false, true, "gt", 5, "3300", "4477"},
+  };
+  // vmad: {asigned, bsigned, sat, a part, b part} (part: -1 word, 0-3 byte, 4/5 half 0/1).
+  struct VmadCase {
+    bool asigned, bsigned, sat;
+    int apart, bpart;
+  };
+  static const VmadCase vmads[] = {{false, false, false, -1, -1}, {true, true, true, -1, -1},
+                                   {false, false, true, -1, -1},  {false, true, true, -1, -1},
+                                   {false, false, false, 5, 2},   {true, true, true, 3, 4}};
+  auto part = [](uint32_t v, int p, bool sg) -> uint32_t {
+    if (p < 0) return v;
+    int bits = p < 4 ? 8 : 16, at = p < 4 ? 8 * p : 16 * (p - 4);
+    uint32_t x = (v >> at) & ((1u << bits) - 1);
+    if (sg && (x >> (bits - 1) & 1)) x |= ~0u << bits;
+    return x;
+  };
+  auto vmad = [&](const VmadCase& k, uint32_t a, uint32_t b, uint32_t cc) -> uint32_t {
+    uint32_t x = part(a, k.apart, k.asigned), y = part(b, k.bpart, k.bsigned);
+    // As ptxas 13.0 computes it (frontend/lower/lower_int_video.cpp): signed words, c
+    // sign-extended, whatever the types; .sat to s32 when a or b is signed, else 0..2^32-1.
+    bool sg = k.asigned || k.bsigned;
+    int64_t r = int64_t{static_cast<int32_t>(x)} * static_cast<int32_t>(y) +
+                static_cast<int32_t>(cc);
+    if (k.sat) r = sg ? std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX)
+                      : std::min<int64_t>(std::max<int64_t>(r, 0), UINT32_MAX);
+    return static_cast<uint32_t>(r);
+  };
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  // Per thread: cases 0-23 (no selectors), the vmads, then cases 24-27 (selectors).
+  const size_t n = sizeof cases / sizeof cases[0], nv = sizeof vmads / sizeof vmads[0];
+  const size_t plain = 24, stride = n + nv;
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    const uint32_t a = in[3 * t], b = in[3 * t + 1], cc = in[3 * t + 2];
+    for (size_t k = 0; k < plain; ++k)
+      out[stride * t + k] = simd_video(cases[k], a, b, cc);
+    for (size_t k = 0; k < nv; ++k)
+      out[stride * t + plain + k] = vmad(vmads[k], a, b, cc);
+    for (size_t k = plain; k < n; ++k)
+      out[stride * t + nv + k] = simd_video(cases[k], a, b, cc);
+  }
+}
+
+// kernels/atomics_generic.ptx: twelve atomics on one region per space (global and shared:
+// all 64 threads; local: each thread's own region), then per-thread cas/exch slots. v = in[t],
+// w = v ^ (t << 40), the f16x2/bf16x2 addend is t % 4 in both halves.
+void ref_atomics_generic(RefCtx& c) {
+  const int64_t* in = c.buf<int64_t>("in");
+  uint64_t* g = c.buf<uint64_t>("gout");
+  uint64_t* sh = c.buf<uint64_t>("sout");
+  uint64_t* lo = c.buf<uint64_t>("lout");
+  const uint32_t n = c.d.block[0];
+  auto f32bits = [](double x) {
+    float f = static_cast<float>(x);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return uint64_t{b};
+  };
+  auto f64bits = [](double x) { uint64_t b; std::memcpy(&b, &x, 8); return b; };
+  static const uint16_t kHalf[4] = {0x0000, 0x3c00, 0x4000, 0x4200};  // 0..3 as binary16
+  static const uint16_t kBf16[4] = {0x0000, 0x3f80, 0x4000, 0x4040};  // 0..3 as bfloat16
+  auto pair = [](uint16_t h) { return uint64_t{h} | uint64_t{h} << 16; };
+  auto wOf = [&](uint32_t t) { return static_cast<uint64_t>(in[t]) ^ (uint64_t{t} << 40); };
+  uint64_t sum = 0, mx = 0, andv = ~0ull, orv = 0, xorv = 0;
+  int64_t mn = INT64_MAX;
+  double fs = 0;
+  for (uint32_t t = 0; t < n; ++t) {
+    sum += static_cast<uint64_t>(in[t]);
+    mn = std::min(mn, in[t]);
+    mx = std::max(mx, wOf(t));
+    andv &= wOf(t), orv |= wOf(t), xorv ^= wOf(t);
+    fs += static_cast<double>(in[t]);
+  }
+  uint32_t hs = 0;
+  for (uint32_t t = 0; t < n; ++t) hs += t % 4;
+  // hs = 96 for 64 threads: binary16 0x5600, bfloat16 0x42c0.
+  uint16_t h96 = hs == 96 ? 0x5600 : 0, b96 = hs == 96 ? 0x42c0 : 0;
+  for (uint64_t* r : {g, sh}) {
+    r[0] = sum, r[1] = static_cast<uint64_t>(mn), r[2] = mx, r[3] = andv, r[4] = orv, r[5] = xorv;
+    r[6] = f32bits(fs), r[7] = f64bits(fs), r[8] = pair(h96), r[9] = pair(b96);
+    r[10] = sum, r[11] = f32bits(fs);
+    for (uint32_t t = 0; t < n; ++t) {
+      r[12 + t] = static_cast<uint64_t>(in[t]);
+      r[12 + n + t] = wOf(t);
+    }
+  }
+  for (uint32_t t = 0; t < n; ++t) {
+    uint64_t* l = lo + 24 * t;
+    uint64_t v = static_cast<uint64_t>(in[t]), w = wOf(t);
+    double fv = static_cast<double>(in[t]);
+    l[0] = v, l[1] = v, l[2] = w, l[3] = w, l[4] = w, l[5] = w;
+    l[6] = f32bits(fv), l[7] = f64bits(fv), l[8] = pair(kHalf[t % 4]), l[9] = pair(kBf16[t % 4]);
+    l[10] = v, l[11] = f32bits(fv);
+    l[12] = t, l[13] = t, l[14] = v;                 // the cas/exch/cas old values
+    l[15] = 0, l[16] = static_cast<uint64_t>(INT64_MAX), l[17] = 0, l[18] = ~0ull, l[19] = 0,
+    l[20] = 0;                                       // the old values of add..xor
+    l[21] = 0, l[22] = 0, l[23] = 0;                 // f32, f64, f16x2 old values (+0.0)
+  }
+}
+
+// kernels/call_indirect.cu: a virtual area() chosen by i % 3 (x + 1, x * x, 3x - 5), a
+// function pointer chosen by i & 1 (2x + 7, -x), gv[2] = 13 through a module pointer, and for
+// x > 0 the first pointer's 2(x + i) + 7.
+void ref_call_indirect(RefCtx& c) {
+  const int32_t* in = c.buf<int32_t>("in");
+  int32_t* out = c.buf<int32_t>("out");
+  for (uint32_t t = 0; t < c.d.block[0]; ++t) {
+    uint32_t x = static_cast<uint32_t>(in[t]);
+    uint32_t a = t % 3 == 0 ? x + 1u : t % 3 == 1 ? x * x : x * 3u - 5u;
+    uint32_t f = (t & 1) ? 0u - x : 2u * x + 7u;
+    uint32_t extra = static_cast<int32_t>(x) > 0 ? 2u * (x + t) + 7u : 0u;
+    out[t] = static_cast<int32_t>(a + f + 13u + extra);
+  }
+}
+
 // kernels/ctrl_fall_off.ptx: f(x) = 5x + 1 from a .func without ret; odd inputs add x.
 void ref_ctrl_fall_off(RefCtx& c) {
   const int32_t* in = c.buf<int32_t>("in");
@@ -1494,6 +1692,9 @@ const Entry kRefs[] = {
     {"ctrl_warp_misc", ref_ctrl_warp_misc},
     {"ctrl_sregs", ref_ctrl_sregs},
     {"call_basic", ref_call_basic},
+    {"call_indirect", ref_call_indirect},
+    {"int_video_simd", ref_int_video_simd},
+    {"atomics_generic", ref_atomics_generic},
     {"ctrl_fall_off", ref_ctrl_fall_off},
     {"triton_softmax", ref_triton_softmax},
     {"call_recursion", ref_call_recursion},

@@ -368,10 +368,10 @@ TEST(Builder, LargeParameterBlockUsesKParamInfoV2) {
 TEST(Builder, ModuleVariables) {
   ModuleInfo m;
   m.functions = {kernel("k", 2)};
-  GlobalVar a{"a", GlobalVar::Space::Global, 6, 4, {1, 2, 3}, true, {}, {}};
-  GlobalVar b{"b", GlobalVar::Space::Global, 64, 8, {}, true, {}, {}};
-  GlobalVar c{"c", GlobalVar::Space::Const, 8, 4, {9, 9, 9, 9, 9, 9, 9, 9}, false, {}, {}};
-  GlobalVar d{"d", GlobalVar::Space::Global, 4, 4, {7}, false, {}, {}};
+  GlobalVar a{"a", GlobalVar::Space::Global, 6, 4, {1, 2, 3}, true, {}, {}, {}};
+  GlobalVar b{"b", GlobalVar::Space::Global, 64, 8, {}, true, {}, {}, {}};
+  GlobalVar c{"c", GlobalVar::Space::Const, 8, 4, {9, 9, 9, 9, 9, 9, 9, 9}, false, {}, {}, {}};
+  GlobalVar d{"d", GlobalVar::Space::Global, 4, 4, {7}, false, {}, {}, {}};
   m.globals = {a, b, c, d};
   auto cu = roundTrip(m);
   ASSERT_TRUE(cu);
@@ -447,7 +447,7 @@ TEST(Builder, RejectsInconsistentFacts) {
   EXPECT_FALSE(buildCubin(m, err));
   // Module variables without any function are not modelled yet: refused, not guessed.
   m.functions.clear();
-  m.globals.push_back(GlobalVar{"g", GlobalVar::Space::Global, 4, 4, {}, false, {}, {}});
+  m.globals.push_back(GlobalVar{"g", GlobalVar::Space::Global, 4, 4, {}, false, {}, {}, {}});
   EXPECT_FALSE(buildCubin(m, err));
   EXPECT_NE(err.find("without functions"), std::string::npos) << err;
 }
