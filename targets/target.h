@@ -42,6 +42,10 @@ struct ConstBankLayout {
   uint32_t globalDescOffset; ///< 64-bit memory descriptor global accesses use (desc[URx])
   /// 64-bit generic address of the local window (cvta.local adds it to a local address).
   uint32_t localWindowOffset = 0x20;
+  /// 64-bit generic address of the kernel parameter block (cvta.param adds a parameter's
+  /// offset to it). HW: ptxas 13.0 sm_90a: `cvta.param.u64 d, p` of a kernel parameter at
+  /// block offset 0x30 is `LDC.64 R4, c[0x0][0x198]; IADD3 R6, P0, R4, 0x30, RZ; IADD3.X`.
+  uint32_t paramWindowOffset = 0x198;
   /// The largest offset an LDC encodes beside its index register (`c[b][R+off]`: the 16-bit
   /// field I@38/16 of targets/sm_90/sm90_forms.def).
   uint32_t maxLdcOffset = 0xffff;
