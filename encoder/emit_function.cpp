@@ -37,7 +37,7 @@ void printReg(const Operand &r, bool inMemory, std::ostream &os) {
 /// Opcodes whose [R + UR + imm] address nvdisasm prints with its uniform term even when that
 /// is URZ (`SYNCS.ARRIVE.TRANS64.A1T0 R2, [R4+URZ], RZ`: the `U!` address term of
 /// targets/sm_90/sm90_forms.def); Ori's memory operand has no uniform term, so it is URZ.
-constexpr std::array kUrzAddressOpcodes = {ori::Opcode::SYNCS};
+constexpr std::array kUrzAddressOpcodes = {ori::Opcode::SYNCS, ori::Opcode::ARRIVES};
 
 bool printsUrz(const ori::Instr &in, const Operand &base) {
   return base.cls == ori::RegClass::R &&

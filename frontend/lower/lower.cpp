@@ -45,7 +45,8 @@ Handler findHandler(const LowerCtx &ctx, const ptx::Instruction &in) {
                      memoryHandlers(), controlHandlers(), atomicHandlers(), asyncCopyHandlers(),
                      warpHandlers(), syncHandlers(), textureHandlers(), convertHandlers(),
                      mmaHandlers(),
-                     mbarrierHandlers(), setmaxnregHandlers(), bulkCopyHandlers()})
+                     mbarrierHandlers(), setmaxnregHandlers(), bulkCopyHandlers(),
+                     tensorCopyHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
           (!row.accepts || row.accepts(in)) && (!row.acceptsIn || row.acceptsIn(ctx, in)))

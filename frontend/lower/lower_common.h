@@ -33,6 +33,8 @@ bool setpOperands(LowerCtx &ctx, const ptx::Instruction &in, ori::Operand &p, or
 /// operands into uniform registers through the R2UR function it is given, then `issue`
 /// emits the instruction; BRA.U.ANY back while threads remain), as ptxas does for
 /// cp.async.bulk. The current block follows the loop. lower_bulk_copy.cpp.
+/// prefetch.tensormap [a] (lower_tensor_copy.cpp): UTMACCTL.PF of each thread's address.
+bool lowerPrefetchTensormap(LowerCtx &ctx, const ptx::Instruction &in);
 using R2urFn = llvm::function_ref<void(const ori::Operand &, const ori::Operand &)>;
 void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)> fetch,
                           llvm::function_ref<void()> issue);

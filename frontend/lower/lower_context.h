@@ -58,6 +58,7 @@ std::span<const HandlerRow> asyncCopyHandlers(); // lower_async.cpp: cp.async
 std::span<const HandlerRow> mbarrierHandlers(); // lower_mbarrier.cpp: mbarrier.*
 std::span<const HandlerRow> setmaxnregHandlers(); // lower_setmaxnreg.cpp: setmaxnreg
 std::span<const HandlerRow> bulkCopyHandlers(); // lower_bulk_copy.cpp: cp.async.bulk
+std::span<const HandlerRow> tensorCopyHandlers(); // lower_tensor_copy.cpp: cp.async.bulk.tensor
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 std::span<const HandlerRow> warpHandlers();    // lower_warp.cpp: shfl, vote, match, redux, ...
 std::span<const HandlerRow> syncHandlers();    // lower_sync.cpp: bar/barrier, membar, fence

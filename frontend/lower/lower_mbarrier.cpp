@@ -337,7 +337,30 @@ bool lowerMbarrier(LowerCtx &ctx, const ptx::Instruction &in) {
   return lowerArrive(ctx, in);
 }
 
+/// cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [a]. HW: ptxas 13.0 (sm_90):
+///   (no .noinc)  SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [a], RZ   one more pending arrival, then
+///                ARRIVES.LDGSTSBAR.64.TRANSCNT [a]           arrive once this thread's
+///                                                            cp.async copies are done
+///   .noinc       ARRIVES.LDGSTSBAR.64.ARVCNT [a]
+bool lowerCpAsyncArrive(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (!ctx.onlyModifiers(in, {"noinc"}) || in.operands.size() != 1)
+    return in.operands.size() == 1 ? false : ctx.unsupported(in);
+  MemAddress a;
+  if (!barrierAddress(ctx, in, in.operands[0], a))
+    return false;
+  Operand mem = Operand::mem(a.base, a.offset);
+  bool noinc = in.has("noinc");
+  if (!noinc)
+    ctx.emit(Opcode::SYNCS, {Modifier::ARRIVE, Modifier::TRANS64, Modifier::RED, Modifier::A0T1},
+             {RZ()}, {mem, RZ()});
+  ctx.emit(Opcode::ARRIVES,
+           {Modifier::LDGSTSBAR, Modifier::Size64, noinc ? Modifier::ARVCNT : Modifier::TRANSCNT},
+           {}, {mem});
+  return true;
+}
+
 constexpr std::array kRows = {
+    HandlerRow{"cp.async.mbarrier.arrive", TypeClass::Any, lowerCpAsyncArrive},
     HandlerRow{"mbarrier.init", TypeClass::Any, lowerMbarrier},
     HandlerRow{"mbarrier.inval", TypeClass::Any, lowerMbarrier},
     HandlerRow{"mbarrier.arrive", TypeClass::Any, lowerMbarrier},

@@ -856,6 +856,8 @@ bool lowerSt(LowerCtx &ctx, const ptx::Instruction &in) {
 }
 
 bool lowerPrefetch(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (in.has("tensormap"))
+    return lowerPrefetchTensormap(ctx, in); // lower_tensor_copy.cpp
   // HW: prefetch{,u}[.global].L1 -> CCTL.E.PF1 [Ra], .L2 -> CCTL.E.PF2,
   // .L2::evict_last -> CCTL.E.PML2, .L2::evict_normal -> PF2; prefetch.local: no code.
   StateSpace space = in.space();

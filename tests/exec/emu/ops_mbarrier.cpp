@@ -69,12 +69,15 @@ uint64_t mbar_update(Exec& e, int l, uint32_t a, uint64_t arrivals, int64_t tx_d
 }
 
 void op_arrive(Exec& e, size_t mi) {
-  std::string kind = e.in.pick({"A1T0", "ART0", "A0TR", "A0TX"});
+  std::string kind = e.in.pick({"A1T0", "ART0", "A0TR", "A0TX", "A0T1"});
   bool drop = e.in.has("OPTOUT");
   e.each([&](int l) {
     uint32_t a = bar_addr(e, l, e.op(mi));
     uint64_t r = mi + 1 < e.nops() ? e.u32(l, e.op(mi + 1)) : 0;
-    uint64_t arrivals = kind == "A1T0" || kind.empty() ? 1 : kind == "ART0" ? r : 0;
+    // A0T1 (cp.async.mbarrier.arrive): one more pending arrival, i.e. the counter goes back.
+    uint64_t arrivals = kind == "A1T0" || kind.empty() ? 1 : kind == "ART0" ? r
+                        : kind == "A0T1"                 ? ~uint64_t{0}
+                                                         : 0;
     int64_t tx = kind.empty() || kind == "A0TR" ? static_cast<int64_t>(r)
                  : kind == "A0TX"               ? -static_cast<int64_t>(r)
                                                 : 0;
@@ -153,6 +156,15 @@ void op_ublkcp(Exec& e) {
     uint32_t src = ur(s.mem_base);
     std::memcpy(e.mem(l, 'g', dst, n), e.mem(l, 's', src, n), n);
   }
+}
+
+// ARRIVES.LDGSTSBAR.64.TRANSCNT|ARVCNT [a] (cp.async.mbarrier.arrive[.noinc]): an arrival on
+// the barrier once this thread's LDGSTS copies are done; the emulator's LDGSTS completes at
+// issue, so the arrival happens at once. TRANSCNT follows ptxas's A0T1 (one more pending
+// arrival), so both forms count one arrival here.
+void op_arrives(Exec& e) {
+  if (!e.in.has("LDGSTSBAR") || !e.in.has("64") || e.nops() != 1) e.trap("only ARRIVES.LDGSTSBAR.64 [a] is modelled");
+  e.each([&](int l) { mbar_update(e, l, bar_addr(e, l, e.op(0)), 1, 0, false); });
 }
 
 // USETMAXREG.TRY_ALLOC.CTAPOOL UP, n / USETMAXREG.DEALLOC.CTAPOOL n (setmaxnreg). The emulator

@@ -54,6 +54,13 @@ void ref_bulk_copy(RefCtx& c) {
   for (uint32_t i = 0; i < 128 * c.d.grid[0]; ++i) out2[i] = in2[i];
 }
 
+// cp_async_mbarrier: out[t] = in[63 - t] * 2 + in[64 + 63 - t].
+void ref_cp_async_mbarrier(RefCtx& c) {
+  const uint32_t* in = c.buf<uint32_t>("in");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < 64; ++t) out[t] = in[63 - t] * 2 + in[64 + 63 - t];
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -66,6 +73,7 @@ const CorpusRef kHopperRefs[] = {
     {"setmaxnreg_ws", ref_setmaxnreg_ws},
     {"cvta_param", ref_cvta_param},
     {"bulk_copy", ref_bulk_copy},
+    {"cp_async_mbarrier", ref_cp_async_mbarrier},
     {nullptr, nullptr},
 };
 
