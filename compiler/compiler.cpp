@@ -397,6 +397,12 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
         continue;
       ori::Function &f = lowered[i].fn;
       f.maxRegs = limit[i];
+      // setmaxnreg: every region runs within the smallest count the kernel asks for (GUESS:
+      // ptxas allocates each region to its own count; one limit is correct, maybe slower).
+      if (!lowered[i].setmaxnreg.empty())
+        f.maxRegs = std::min(f.maxRegs ? f.maxRegs : UINT32_MAX,
+                             *std::min_element(lowered[i].setmaxnreg.begin(),
+                                               lowered[i].setmaxnreg.end()));
       for (size_t k = 0; k < f.callees.size(); ++k) {
         f.calleeClobbers.resize(f.callees.size());
         // An extern function (CUDA ABI): what the ABI lets it change.
@@ -574,6 +580,10 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     for (const frontend::LoweredParam &p : lf.params)
       fi.params.push_back(cubin::ParamInfo{p.offset, p.size, 0});
     fi.paramBytes = lf.paramBytes;
+    // HW: ptxas 13.0 reports a kernel using setmaxnreg with its entry count, the launch-bound
+    // limit (`.maxntid 384` -> "Used 168 registers"): the pool setmaxnreg moves registers in.
+    if (!lf.setmaxnreg.empty() && limit[k])
+      regCount = std::max(regCount, limit[k]);
     fi.regCount = regCount;
     if (limit[k])
       fi.maxReg = limit[k];
@@ -602,6 +612,15 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     if (!callees.empty()) {
       fi.hasCalls = true;
       fi.crsStackSize = 0; // HW: ptxas writes CRS_STACK_SIZE 0 for kernels with calls
+    }
+    if (!lf.setmaxnreg.empty()) {
+      // HW: ptxas 13.0 writes EIATTR_REG_RECONFIG (0x54, no value) and CRS_STACK_SIZE 0 for a
+      // kernel that keeps a setmaxnreg (cuobjdump -elf of a `.maxntid 384` kernel).
+      cubin::Attribute rc;
+      rc.format = cubin::Attribute::NVal;
+      rc.attr = 0x54;
+      fi.extraAttributes.push_back(rc);
+      fi.crsStackSize = 0;
     }
     fi.numBarriers = namedBarrierCount(lf.fn);
     fi.sharedBytes = lf.sharedBytes;

@@ -34,6 +34,17 @@ void printReg(const Operand &r, bool inMemory, std::ostream &os) {
     os << ".64";
 }
 
+/// Opcodes whose [R + UR + imm] address nvdisasm prints with its uniform term even when that
+/// is URZ (`SYNCS.ARRIVE.TRANS64.A1T0 R2, [R4+URZ], RZ`: the `U!` address term of
+/// targets/sm_90/sm90_forms.def); Ori's memory operand has no uniform term, so it is URZ.
+constexpr std::array kUrzAddressOpcodes = {ori::Opcode::SYNCS, ori::Opcode::ARRIVES};
+
+bool printsUrz(const ori::Instr &in, const Operand &base) {
+  return base.cls == ori::RegClass::R &&
+         std::find(kUrzAddressOpcodes.begin(), kUrzAddressOpcodes.end(), in.op) !=
+             kUrzAddressOpcodes.end();
+}
+
 void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o,
                   const std::vector<uint32_t> &blockAddr,
                   const std::map<std::string, uint32_t> *calleeOffset, std::ostream &os) {
@@ -96,6 +107,8 @@ void printOperand(const ori::Function &f, const ori::Instr &in, const Operand &o
       // one (ATOMG.E.CAS, CCTL.E.PF1, SULD/SUST coordinates: `SUST.D.BA.2D [R2], R0, UR4`)
       // the same pair prints [R2] (the .64 bit then means something else).
       printReg(o.memBase(), o.hasMemDesc(), os);
+      if (printsUrz(in, o.memBase()))
+        os << "+URZ";
       // HW: a negative offset prints as `[R2.64+-0x8]` (nvdisasm 13.2 on ptxas 13.0 code for
       // `ld.global [%rd+-8]`).
       if (o.memOffset() != 0)

@@ -45,6 +45,11 @@ struct LoweredFunction {
   /// Kernels: the extern functions (LoweredModuleData::externs) it calls directly or
   /// through the .func it reaches, in declaration order (EXTERNS).
   std::vector<std::string> externs;
+  /// The register counts of the setmaxnreg instructions it kept (frontend/lower/
+  /// lower_setmaxnreg.cpp): the allocator stays within the smallest, and the cubin reports
+  /// the entry count (the launch-bound limit) as ptxas does.
+  std::vector<uint32_t> setmaxnreg;
+  bool setmaxnregIgnored = false; ///< C7508 reported (once per function, as ptxas does)
 };
 
 /// A module-scope .global or .const variable as the cubin holds it.

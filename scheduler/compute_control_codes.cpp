@@ -320,7 +320,7 @@ struct CcCtx {
     unsigned firstSb = 0;
     for (const ori::Block &blk : f.blocks)
       for (const ori::Instr &in : blk.instrs)
-        if (in.op == ori::Opcode::LDGDEPBAR)
+        if (in.op == ori::Opcode::LDGDEPBAR || in.op == ori::Opcode::UTMACMDFLUSH)
           firstSb = 1;
     for (uint32_t g = 0; g < total; ++g) {
       for (int kind = 0; kind < 2; ++kind) {
@@ -511,6 +511,11 @@ struct CcCtx {
         cc.readBarrier = sbR[g];
         if (in.op == ori::Opcode::LDGDEPBAR)
           cc.writeBarrier = 0;
+        // HW: ptxas 13.0 gives UTMACMDFLUSH (cp.async.bulk.commit_group) read scoreboard 0
+        // (control bits 0x0001e2...: R0, no W), which cp.async.bulk.wait_group's
+        // DEPBAR.LE SB0, N counts.
+        if (in.op == ori::Opcode::UTMACMDFLUSH)
+          cc.readBarrier = 0;
         cc.yield = yieldForm(b, i, cc.stall);
         in.ctrl = cc;
         out.push_back(std::move(in));

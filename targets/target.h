@@ -43,7 +43,9 @@ struct ConstBankLayout {
   /// 64-bit generic address of the local window (cvta.local adds it to a local address).
   uint32_t localWindowOffset = 0x20;
   /// 64-bit generic addresses of the kernel parameter window's first and last byte
-  /// (isspacep.param: first <= a <= last). HW: ptxas 13.0's ULDC.64 c[0x0][0x198] / [0x1a0].
+  /// (isspacep.param: first <= a <= last; cvta.param adds a parameter's block offset to the
+  /// first). HW: ptxas 13.0's ULDC.64 c[0x0][0x198] / [0x1a0]; sm_90a `cvta.param.u64 d, p`
+  /// of a parameter at block offset 0x30 is `LDC.64 R4, c[0x0][0x198]; IADD3 R6, P0, R4, 0x30`.
   uint32_t paramWindowFirst = 0x198, paramWindowLast = 0x1a0;
   /// The largest offset an LDC encodes beside its index register (`c[b][R+off]`: the 16-bit
   /// field I@38/16 of targets/sm_90/sm90_forms.def).

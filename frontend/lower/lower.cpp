@@ -44,7 +44,9 @@ Handler findHandler(const LowerCtx &ctx, const ptx::Instruction &in) {
   for (auto table : {callHandlers(), specialRegisterHandlers(), intHandlers(), floatHandlers(),
                      memoryHandlers(), controlHandlers(), atomicHandlers(), asyncCopyHandlers(),
                      warpHandlers(), syncHandlers(), textureHandlers(), convertHandlers(),
-                     mmaHandlers()})
+                     mmaHandlers(),
+                     mbarrierHandlers(), setmaxnregHandlers(), bulkCopyHandlers(),
+                     tensorCopyHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
           (!row.accepts || row.accepts(in)) && (!row.acceptsIn || row.acceptsIn(ctx, in)))

@@ -55,6 +55,10 @@ std::span<const HandlerRow> floatHandlers();   // lower_float.cpp: f16/bf16/f32/
 std::span<const HandlerRow> memoryHandlers();  // lower_mem.cpp
 std::span<const HandlerRow> atomicHandlers();  // lower_atomic.cpp: atom, red
 std::span<const HandlerRow> asyncCopyHandlers(); // lower_async.cpp: cp.async
+std::span<const HandlerRow> mbarrierHandlers(); // lower_mbarrier.cpp: mbarrier.*
+std::span<const HandlerRow> setmaxnregHandlers(); // lower_setmaxnreg.cpp: setmaxnreg
+std::span<const HandlerRow> bulkCopyHandlers(); // lower_bulk_copy.cpp: cp.async.bulk
+std::span<const HandlerRow> tensorCopyHandlers(); // lower_tensor_copy.cpp: cp.async.bulk.tensor
 std::span<const HandlerRow> controlHandlers(); // lower_control.cpp
 std::span<const HandlerRow> warpHandlers();    // lower_warp.cpp: shfl, vote, match, redux, ...
 std::span<const HandlerRow> syncHandlers();    // lower_sync.cpp: bar/barrier, membar, fence

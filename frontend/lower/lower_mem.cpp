@@ -856,6 +856,8 @@ bool lowerSt(LowerCtx &ctx, const ptx::Instruction &in) {
 }
 
 bool lowerPrefetch(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (in.has("tensormap"))
+    return lowerPrefetchTensormap(ctx, in); // lower_tensor_copy.cpp
   // HW: prefetch{,u}[.global].L1 -> CCTL.E.PF1 [Ra], .L2 -> CCTL.E.PF2,
   // .L2::evict_last -> CCTL.E.PML2, .L2::evict_normal -> PF2; prefetch.local: no code.
   StateSpace space = in.space();
@@ -1285,6 +1287,33 @@ bool lowerCvta(LowerCtx &ctx, const ptx::Instruction &in) {
       ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {hi});
     }
     return true;
+  case StateSpace::Param: {
+    // The generic address of a kernel parameter (grid constants, TMA descriptors): the
+    // parameter block's generic address (c[0x0][paramWindowFirst]) plus the parameter's
+    // offset in the block. ptxas-mini's `mov d, param` gives paramBase + offset (the
+    // constant-bank address ld.param [reg] reads), so paramBase comes off again here.
+    if (to || !ctx.out.isKernel)
+      return ctx.unsupported(in);
+    Operand win = ctx.temp(RegClass::R, 2);
+    ctx.emit(Opcode::LDC, {Modifier::Size64}, {win},
+             {Operand::cbank(0, ctx.target.constBank().paramWindowFirst)});
+    if (src.is<ptx::SymbolOperand>()) {
+      const auto &sym = src.as<ptx::SymbolOperand>();
+      auto p = ctx.params.find(sym.name);
+      if (p == ctx.params.end())
+        return ctx.unsupported(in, "The address of '" + sym.name + "' in '" + in.fullOpcode() +
+                                       "'");
+      add64Imm(ctx, d, win, static_cast<int64_t>(p->second.offset) + sym.offset);
+      return true;
+    }
+    Operand off = ctx.temp(RegClass::R, 2), carry = ctx.temp(RegClass::P);
+    add64Imm(ctx, off, s, -static_cast<int64_t>(ctx.target.constBank().paramBase));
+    ctx.emit(Opcode::IADD3, {}, {component(d, 0), carry},
+             {component(win, 0), component(off, 0), RZ()});
+    ctx.emit(Opcode::IADD3, {Modifier::X}, {component(d, 1)},
+             {component(win, 1), component(off, 1), RZ(), carry, notPT()});
+    return true;
+  }
   default:
     return ctx.unsupported(in);
   }

@@ -178,6 +178,14 @@ bool lowerFence(LowerCtx &ctx, const ptx::Instruction &in) {
     ctx.emit(Opcode::CGAERRBAR, {}, {}, {});
     return true;
   }
+  if (in.has("mbarrier_init")) {
+    // HW: ptxas 13.0 (sm_90a) emits a NOP for fence.mbarrier_init.release.cluster.
+    if (!in.has("release") || !in.has("cluster") || !in.operands.empty() ||
+        !ctx.onlyModifiers(in, {"mbarrier_init", "release", "cluster"}))
+      return ctx.unsupported(in);
+    ctx.emit(Opcode::NOP, {}, {}, {});
+    return true;
+  }
   if (in.has("proxy")) {
     // HW: fence.proxy.async[.shared::cluster] = MEMBAR.ALL.GPU; FENCE.VIEW.ASYNC.S,
     // .shared::cta = MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S, .global = FENCE.VIEW.ASYNC.G.

@@ -16,10 +16,14 @@ else
   "$nvcc" -arch=sm_90 -ptx "$base.cu" -o "$ptx" || { echo "FAIL: nvcc failed on $base.cu"; exit 2; }
 fi
 cubin="$work/$name.cubin"
+# kernels/<name>.arch: the target for both compilers when not sm_90 (sm_90a for setmaxnreg,
+# TMA, wgmma), one word.
+arch=sm_90
+[ -f "$base.arch" ] && arch=$(head -n 1 "$base.arch")
 case "$mode" in
   ptxas|gpu)
     if [ ! -x "$ptxas" ]; then echo "SKIPPED: ptxas not found ($ptxas)"; exit 77; fi
-    "$ptxas" -arch=sm_90 "$ptx" -o "$cubin" || { echo "FAIL: ptxas failed"; exit 2; } ;;
+    "$ptxas" -arch=$arch "$ptx" -o "$cubin" || { echo "FAIL: ptxas failed"; exit 2; } ;;
   ptxas-mini)
     rm -f "$cubin"
     # kernels/<name>.flags: extra ptxas-mini options (knobs that force a code path, e.g. a
@@ -29,7 +33,7 @@ case "$mode" in
     # whole suite with the allocator forced to spill.
     flags="${PTXMINI_EXEC_FLAGS:-}"
     [ -f "$base.flags" ] && flags="$flags $(head -n 1 "$base.flags")"
-    if ! out=$("$bin/ptxas-mini" -arch=sm_90 $flags "$ptx" -o "$cubin" 2>&1) || [ ! -s "$cubin" ]; then
+    if ! out=$("$bin/ptxas-mini" -arch=$arch $flags "$ptx" -o "$cubin" 2>&1) || [ ! -s "$cubin" ]; then
       # Only a construct the code generator declares unsupported is a skip; any other
       # failure (an internal error, a crash, a validation error) fails the test.
       if printf '%s' "$out" | grep -q "is not supported by ptxas-mini's code generator yet"; then

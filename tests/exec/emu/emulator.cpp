@@ -375,6 +375,16 @@ void Emulator::build_bank0() {
   put(0x188, 1);
   put(0x140, 0);
   std::memcpy(bank0_.data() + k_.param_base, cfg_.params.data(), cfg_.params.size());
+  // HW: ptxas 13.0 takes the generic address of the parameter block from c[0x0][0x198]
+  // (`cvta.param` of a __grid_constant__ parameter or a TMA descriptor: LDC.64 R, c[0x0][0x198]
+  // plus the parameter's offset). GUESS: where the driver keeps that copy is not visible; here
+  // it is a global allocation holding the launch's parameter block.
+  if (!cfg_.params.empty()) {
+    uint64_t pa = g_.allocate(cfg_.params.size());
+    std::memcpy(g_.map(pa, cfg_.params.size()), cfg_.params.data(), cfg_.params.size());
+    put(0x198, static_cast<uint32_t>(pa));
+    put(0x19c, static_cast<uint32_t>(pa >> 32));
+  }
 }
 
 void Emulator::launch(const LaunchConfig& cfg) {

@@ -129,6 +129,7 @@ struct Cta {
   uint32_t ctaid[3] = {0, 0, 0};
   uint32_t linear = 0;                   // launch order (PerfTrace::WarpTrace::cta)
   std::array<uint32_t, 16> bar_gen{};    // completions of each named barrier so far
+  std::map<uint32_t, int64_t> mbar_tx;   // mbarrier transaction counts by address (ops_mbarrier.cpp)
 };
 
 class Emulator;

@@ -1733,6 +1733,7 @@ extern const CorpusRef kCorpusRefs[];  // corpus_references.cpp, terminated by a
 extern const CorpusRef kFloatRefs[];   // references_float.cpp, terminated by a null name
 extern const CorpusRef kTextureRefs[];  // tex_references.cpp, terminated by a null name
 extern const CorpusRef kMmaRefs[];  // mma_references.cpp, terminated by a null name
+extern const CorpusRef kHopperRefs[];  // hopper_references.cpp, terminated by a null name
 
 RefFn find_reference(const std::string& name) {
   for (auto& e : kRefs)
@@ -1745,6 +1746,8 @@ RefFn find_reference(const std::string& name) {
     if (name == e->name) return e->fn;
   for (const CorpusRef* e = kMmaRefs; e->name; ++e)
     if (name == e->name) return e->fn;
+  for (const CorpusRef* e = kHopperRefs; e->name; ++e)
+    if (name == e->name) return e->fn;
   return nullptr;
 }
 
@@ -1755,6 +1758,7 @@ std::vector<std::string> reference_names() {
   for (const CorpusRef* e = kFloatRefs; e->name; ++e) v.push_back(e->name);
   for (const CorpusRef* e = kTextureRefs; e->name; ++e) v.push_back(e->name);
   for (const CorpusRef* e = kMmaRefs; e->name; ++e) v.push_back(e->name);
+  for (const CorpusRef* e = kHopperRefs; e->name; ++e) v.push_back(e->name);
   return v;
 }
 
