@@ -152,7 +152,7 @@ void checkInstr(Ctx &c, uint32_t b, int32_t i) {
       c.report(b, i, "definition " + std::to_string(k) + " carries an operand modifier");
   }
   for (unsigned k = 0; k < nu && k < info.maxUses; ++k) {
-    const Operand &o = in.ops[nd + k];
+    const Operand &o = in.ops[in.numDefs + k];
     OperandSlot s = info.useSlots[k];
     // A MOV may take a block's address (a call's return point, calling_convention.h).
     bool codeAddress = in.op == Opcode::MOV && o.kind == OperandKind::Block;
