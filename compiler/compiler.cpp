@@ -306,6 +306,17 @@ bool usesTexturesOrSurfaces(const ori::Function &f) {
   return false;
 }
 
+/// Warpgroup MMAs make the module's .nv.compat ISA_CLASS 4 (HW: ptxas 13.0.88 on an sm_90a
+/// kernel with one wgmma.mma_async, read with cuobjdump -elf 13.2).
+bool usesWgmma(const ori::Function &f) {
+  for (const ori::Block &b : f.blocks)
+    for (const ori::Instr &in : b.instrs)
+      if (in.op == ori::Opcode::HGMMA || in.op == ori::Opcode::IGMMA ||
+          in.op == ori::Opcode::QGMMA)
+        return true;
+  return false;
+}
+
 /// Lowering, the phase table, encoding and the cubin, for every function of every module.
 /// `lines`: the module's line tables when they are written (-lineinfo, or .loc in the PTX).
 std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
@@ -631,6 +642,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       fi.clusterDims = *lf.reqnctapercluster;
     if (usesTexturesOrSurfaces(lf.fn))
       mi.isaClass = std::max<uint8_t>(mi.isaClass, 2);
+    if (usesWgmma(lf.fn))
+      mi.isaClass = std::max<uint8_t>(mi.isaClass, 4);
     mi.functions.push_back(std::move(fi));
     if (opts.warnOnSpills || opts.warnOnLocalMemory)
       for (size_t i : [&] {

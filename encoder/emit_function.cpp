@@ -209,6 +209,56 @@ bool isIndirectCall(const ori::Instr &in) {
   return false;
 }
 
+bool isGmma(const ori::Instr &in) {
+  return in.op == ori::Opcode::HGMMA || in.op == ori::Opcode::IGMMA ||
+         in.op == ori::Opcode::QGMMA;
+}
+
+/// Modifiers nvdisasm prints inside a warpgroup MMA's operand list rather than after its
+/// opcode: `HGMMA.64x8x16.F32 R24, gdesc[UR4].tnspA.negB, R24, UP0, gsb0` (HW: nvdisasm 13.2
+/// text of ptxas 13.0's wgmma words, targets/sm_90/sm90_forms.def GMMA rows).
+bool isGmmaOperandMod(ori::Modifier m) {
+  using ori::Modifier;
+  return m == Modifier::NegA || m == Modifier::NegB || m == Modifier::TnspA ||
+         m == Modifier::TnspB || m == Modifier::GSB0;
+}
+
+/// A warpgroup MMA: d, [a,] gdesc[desc]{.negA .tnspA .tnspB .negB}, c[, pred][, gsb0]. The
+/// implicit operands (the rest of the accumulator) are not printed; the predicate is left out
+/// when it is UPT, as nvdisasm does.
+void printGmmaOperands(const ori::Function &f, const ori::Instr &in,
+                       const std::vector<uint32_t> &blockAddr, std::ostream &os) {
+  auto uses = in.uses();
+  auto op = [&](const Operand &o) { printOperand(f, in, o, blockAddr, nullptr, os); };
+  os << ' ';
+  op(in.ops[0]);
+  bool regA = uses.size() > 3 && !(uses[3].mods & ori::OM_IMPLICIT);
+  os << ", ";
+  if (regA) {
+    op(uses[0]);
+    os << ", gdesc[";
+    op(uses[3]);
+  } else {
+    os << "gdesc[";
+    op(uses[0]);
+  }
+  os << ']';
+  // HW: nvdisasm 13.2 prints `gdesc[UR8].negB.tnspB` (probe: imm-scale-b -1, imm-trans-b 1).
+  for (ori::Modifier m : {ori::Modifier::NegA, ori::Modifier::TnspA, ori::Modifier::NegB,
+                          ori::Modifier::TnspB})
+    if (in.hasModifier(m))
+      os << '.' << ori::modifierSpelling(m);
+  os << ", ";
+  op(uses[1]);
+  const Operand &p = uses[2];
+  if (!(p.kind == OperandKind::PReg && p.isFixed() && !(p.mods & ori::OM_NOT))) {
+    os << ", ";
+    op(p);
+  }
+  if (in.hasModifier(ori::Modifier::GSB0))
+    os << ", gsb0";
+}
+
 } // namespace
 
 std::string sassText(const ori::Function &f, const ori::Instr &in,
@@ -222,7 +272,18 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   }
   os << in.info().name;
   for (ori::Modifier m : in.mods)
-    os << '.' << ori::modifierSpelling(m);
+    if (!isGmma(in) || !isGmmaOperandMod(m))
+      os << '.' << ori::modifierSpelling(m);
+  if (isGmma(in)) {
+    printGmmaOperands(f, in, blockAddr, os);
+    return os.str();
+  }
+  // WARPGROUP.DEPBAR.LE gsb0, n
+  if (in.op == ori::Opcode::WARPGROUP && in.hasModifier(ori::Modifier::DEPBAR)) {
+    os << " gsb0, ";
+    printOperand(f, in, in.uses()[0], blockAddr, calleeOffset, os);
+    return os.str();
+  }
   // nvdisasm separates RET's return-address register from its target by a space only
   // (`RET.REL.NODEC R20 0x0`), and an indirect CALL's register from its 0x0 too.
   bool spaceOnly = in.op == ori::Opcode::RET || isIndirectCall(in);
@@ -230,6 +291,11 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   for (size_t i = 0; i < in.ops.size(); ++i) {
     // CALL.ABS reads its target from the register; the callee's name is not printed.
     if ((isAbiCall(in) || isIndirectCall(in)) && in.ops[i].kind == OperandKind::Func)
+      continue;
+    if (in.ops[i].mods & ori::OM_IMPLICIT)
+      continue; // named by the encoding only through another operand (ori.h)
+    // `VOTEU.ANY UP0, P0`: nvdisasm leaves out a URZ result (targets/sm_90/sm90_forms.def).
+    if (in.op == ori::Opcode::VOTEU && i == 0 && in.ops[0].isFixed())
       continue;
     os << (first || spaceOnly ? " " : ", ");
     first = false;

@@ -166,6 +166,12 @@ enum OperandMod : uint8_t {
   OM_REUSE = 1u << 4,   ///< `.reuse` operand-cache hint (set by the scheduler)
   OM_MEMBASE_V = 1u << 5, ///< Mem: base is a virtual register
   OM_MEMBASE_P = 1u << 6, ///< Mem: base is a physical register
+  /// A register the instruction reads or writes beyond the operands its encoding names: the
+  /// rest of a wgmma accumulator tuple, of which HGMMA encodes only the first register
+  /// (frontend/lower/lower_wgmma.cpp). Implicit operands trail the definitions and the uses,
+  /// are not counted against the signature and are not printed in SASS; Ori text marks them
+  /// with `^`.
+  OM_IMPLICIT = 1u << 7,
 };
 
 inline constexpr uint32_t kFixedReg = 0xFFFFFFFFu;

@@ -293,7 +293,9 @@ bool Parser::parseOperand(Operand &o, uint32_t block, uint32_t instr, uint32_t i
   uint8_t mods = 0;
   for (;;) {
     char c = peek();
-    if (c == '!' && !(mods & OM_NOT))
+    if (c == '^' && !mods)
+      mods |= OM_IMPLICIT;
+    else if (c == '!' && !(mods & OM_NOT))
       mods |= OM_NOT;
     else if (c == '~' && !(mods & OM_INV))
       mods |= OM_INV;

@@ -60,6 +60,8 @@ void printBlockList(const Function &f, llvm::ArrayRef<uint32_t> list, std::ostre
 } // namespace
 
 void printOperand(const Function &f, const Operand &o, std::ostream &os) {
+  if (o.mods & OM_IMPLICIT)
+    os << '^';
   if (o.mods & OM_NOT)
     os << '!';
   if (o.mods & OM_INV)

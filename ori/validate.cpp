@@ -22,6 +22,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
 #include <sstream>
 
 namespace ptxmini::ori {
@@ -127,11 +128,15 @@ void checkVReg(Ctx &c, uint32_t b, int32_t i, const Operand &o) {
 void checkInstr(Ctx &c, uint32_t b, int32_t i) {
   const Instr &in = c.f.blocks[b].instrs[i];
   const OpcodeInfo &info = in.info();
-  unsigned nd = in.numDefs, nu = static_cast<unsigned>(in.ops.size()) - in.numDefs;
   if (in.numDefs > in.ops.size()) {
     c.report(b, i, "numDefs exceeds the operand count");
     return;
   }
+  // Implicit operands (OM_IMPLICIT: the rest of a wgmma accumulator) are outside the
+  // signature.
+  auto isImplicit = [](const Operand &o) { return (o.mods & OM_IMPLICIT) != 0; };
+  unsigned nd = static_cast<unsigned>(llvm::count_if(in.defs(), std::not_fn(isImplicit)));
+  unsigned nu = static_cast<unsigned>(llvm::count_if(in.uses(), std::not_fn(isImplicit)));
   if (nd < info.minDefs || nd > info.maxDefs)
     c.report(b, i, "expects " + countRange(info.minDefs, info.maxDefs, "definition(s)") +
                        ", found " + std::to_string(nd));
@@ -147,7 +152,7 @@ void checkInstr(Ctx &c, uint32_t b, int32_t i) {
       c.report(b, i, "definition " + std::to_string(k) + " carries an operand modifier");
   }
   for (unsigned k = 0; k < nu && k < info.maxUses; ++k) {
-    const Operand &o = in.ops[nd + k];
+    const Operand &o = in.ops[in.numDefs + k];
     OperandSlot s = info.useSlots[k];
     // A MOV may take a block's address (a call's return point, calling_convention.h).
     bool codeAddress = in.op == Opcode::MOV && o.kind == OperandKind::Block;

@@ -421,6 +421,19 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
           addFixed(li, static_cast<RegClass>(c), x, o->def, last);
   }
   li.numPoints = 2 * i;
+  // wgmma accumulators (HGMMA/IGMMA/QGMMA definitions, implicit ones included) are
+  // pre-coloured by the lowering and must not move or be shared inside a pipeline, whose
+  // stages may span blocks and loop back-edges: they are busy for the whole function.
+  for (const ori::Block &blk : f.blocks)
+    for (const Instr &in : blk.instrs)
+      if (in.op == ori::Opcode::HGMMA || in.op == ori::Opcode::IGMMA ||
+          in.op == ori::Opcode::QGMMA)
+        for (const Operand &d : in.defs())
+          if (isTrackedPreg(d, t)) {
+            auto [r0, n] = span(d);
+            for (uint32_t x = r0; x < r0 + n && x < 256; ++x)
+              addFixed(li, d.cls, x, 0, li.numPoints);
+          }
   computeSegments(f, live, flatToInterval, li);
   for (unsigned c = 0; c < ori::kNumRegClasses; ++c) {
     li.fixedMaxEnd[c].resize(li.fixed[c].size());

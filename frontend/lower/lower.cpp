@@ -46,7 +46,7 @@ Handler findHandler(const LowerCtx &ctx, const ptx::Instruction &in) {
                      warpHandlers(), syncHandlers(), textureHandlers(), convertHandlers(),
                      mmaHandlers(),
                      mbarrierHandlers(), setmaxnregHandlers(), bulkCopyHandlers(),
-                     tensorCopyHandlers()})
+                     tensorCopyHandlers(), wgmmaHandlers()})
     for (const HandlerRow &row : table)
       if (row.family == in.opcode && takesType(row.types, t) &&
           (!row.accepts || row.accepts(in)) && (!row.acceptsIn || row.acceptsIn(ctx, in)))
@@ -512,7 +512,8 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
     entry.name = "entry";
     lf.fn.blocks.push_back(std::move(entry));
     lower::collect(ctx, pf.body);
-    if (!lower::layoutKernelShared(ctx, layout) || !lower::beginFunctionLowering(ctx)) {
+    if (!lower::layoutKernelShared(ctx, layout) || !lower::beginFunctionLowering(ctx) ||
+        !lower::planWgmmaAccumulators(ctx, pf.body)) {
       ok = false;
       continue;
     }

@@ -67,6 +67,11 @@ std::span<const HandlerRow> textureHandlers(); // lower_tex.cpp: tex, suld, sust
 std::span<const HandlerRow> convertHandlers(); // lower_convert.cpp: cvt
 std::span<const HandlerRow> mmaHandlers();     // lower_mma.cpp, lower_wmma.cpp: mma, ldmatrix, wmma
 std::span<const HandlerRow> callHandlers();    // lower_call.cpp: calls, .func params, .local
+std::span<const HandlerRow> wgmmaHandlers();   // lower_wgmma.cpp: wgmma.*
+/// lower_wgmma.cpp's part of the per-function driver: places the accumulator tuples of the
+/// body's wgmma.mma_async in physical registers before the body is lowered (false after
+/// reporting an error).
+bool planWgmmaAccumulators(LowerCtx &ctx, const ptx::Block &body);
 
 /// The function-level state of lower_call.cpp (parameters of a .func, call-site parameters,
 /// .local variables, the return address); defined there.
@@ -140,6 +145,10 @@ struct LowerCtx {
   /// The carry flag (PTX CC.CF) of add.cc/addc/sub.cc/subc/mad.cc/madc chains: the predicate
   /// the last `.cc` instruction wrote (kind None before the first one). lower_int.cpp.
   ori::Operand carryFlag;
+  /// wgmma (lower_wgmma.cpp): the physical registers of the function's accumulators, and
+  /// the last warpgroup MMA (block, index) since the last wgmma.commit_group.
+  std::vector<ori::Operand> wgmmaAccumulators;
+  std::optional<std::pair<uint32_t, size_t>> lastGmma;
 
   ori::Function &fn() { return out.fn; }
   SourceLoc loc(const ptx::Instruction &in) const {
