@@ -18,6 +18,7 @@
 /// exception) and returns false, so a library caller's process is never ended.
 //===----------------------------------------------------------------------------------===//
 #include "compiler/compiler.h"
+#include "compiler/debug_info.h"
 #include "compiler/line_tables.h"
 
 #include "frontend/frontend.h"
@@ -322,7 +323,7 @@ bool usesWgmma(const ori::Function &f) {
 std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
                                   const std::vector<std::unique_ptr<ptx::Module>> &modules,
                                   PhaseManager &phases, const LineTables *lines,
-                                  DiagEngine &diag) {
+                                  DebugInfo *debug, DiagEngine &diag) {
   cubin::ModuleInfo mi;
   mi.sm = opts.arch.sm;
   mi.archSpecific = opts.arch.suffix == 'a';
@@ -331,8 +332,15 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   // modelled.
   mi.toolOptions = std::string(opts.lineInfo ? "-lineinfo  " : "") + "-arch " +
                    opts.arch.name() + " ";
+  // HW: with -g ptxas records more of its command line: "k.ptx -g  -O 0 -o k.cubin -arch
+  // sm_90 " (the input as given, -O only when given, -o only when given).
+  if (debug)
+    mi.toolOptions = (opts.inputs.empty() ? std::string() : opts.inputs[0] + " ") + "-g  " +
+                     (opts.optLevelGiven ? "-O 0 " : "") +
+                     (opts.outputGiven ? "-o " + opts.output + " " : "") + "-arch " +
+                     opts.arch.name() + " ";
   if (lines) {
-    mi.debug = cubin::ModuleInfo::Debug::LineInfo;
+    mi.debug = debug ? cubin::ModuleInfo::Debug::Full : cubin::ModuleInfo::Debug::LineInfo;
     mi.lineInfo = lines->moduleInfo();
   }
   std::vector<frontend::LoweredFunction> lowered;
@@ -555,6 +563,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       if (ptxLines.size() * 16 != codeBytes)
         diag.fatal("Internal error: line tables for '" + f.name + "' do not match its code");
       lines->addRows(f.name, ptxLines, base, fi.sourceLines, fi.ptxLines);
+      if (debug)
+        debug->placeFunction(f.name, ptxLines, base, lf.fn.name);
     };
     addLineRows(lf.fn, 0, ef.code.size());
     fi.name = lf.fn.name;
@@ -590,6 +600,12 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     }
     for (const frontend::LoweredParam &p : lf.params)
       fi.params.push_back(cubin::ParamInfo{p.offset, p.size, 0});
+    if (debug && lf.isKernel) {
+      std::vector<uint32_t> addresses;
+      for (const frontend::LoweredParam &p : lf.params)
+        addresses.push_back(target.constBank().paramBase + p.offset);
+      debug->placeParams(lf.fn.name, addresses);
+    }
     fi.paramBytes = lf.paramBytes;
     // HW: ptxas 13.0 reports a kernel using setmaxnreg with its entry count, the launch-bound
     // limit (`.maxntid 384` -> "Used 168 registers"): the pool setmaxnreg moves registers in.
@@ -686,6 +702,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   // HW: ptxas -v reports the kernels in reverse definition order.
   for (auto it = reports.rbegin(); it != reports.rend(); ++it)
     (*it)();
+  if (debug)
+    debug->finish(mi, diag);
   std::string err;
   // The cubin model has no layout for module data without code (cubin_builder.cpp): a clean
   // refusal, not an internal error (cuda-samples simpleCUFFT_callback: only a .global holding
@@ -701,6 +719,11 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     diag.fatal("Internal error writing the cubin: " + err);
   return std::move(*bytes);
 }
+
+std::vector<uint8_t> finishCompile(const Options &opts, const Target *target,
+                                   const std::vector<std::unique_ptr<ptx::Module>> &modules,
+                                   PhaseManager &phases, const CompileHooks &hooks,
+                                   DiagEngine &diag);
 
 /// `compile` without the exception boundary: a fatal diagnostic throws FatalError.
 std::vector<uint8_t> compileOrThrow(const Options &opts, DiagEngine &diag,
@@ -732,6 +755,43 @@ std::vector<uint8_t> compileOrThrow(const Options &opts, DiagEngine &diag,
     if (!found)
       diag.fatal("Unknown function " + entry);
   }
+  // HW (ptxas 13.0.88): PTX whose .target names `debug` (nvcc -G writes it) compiles as -g
+  // does -- at -O0 unless -O was given (then "Optimized debugging not supported"), with its
+  // DWARF, -lineinfo ignored -- and must carry .debug_abbrev/.debug_info.
+  bool targetDebug = false;
+  for (const auto &m : modules)
+    targetDebug |= std::find(m->targets.begin(), m->targets.end(), "debug") != m->targets.end();
+  if (targetDebug && !opts.deviceDebug) {
+    for (const auto &m : modules)
+      for (const char *need : {".debug_abbrev", ".debug_info"})
+        if (std::none_of(m->sections.begin(), m->sections.end(),
+                         [&](const ptx::Section &s) { return s.name == need; })) {
+          diag.error(SourceLoc{m->fileName, m->targetLine, 0},
+                     "Debug information not found in presence of .target debug");
+          break;
+        }
+    if (diag.hasErrors())
+      diag.fatal("Ptx assembly aborted due to errors");
+    if (opts.optLevelGiven && opts.optLevel > 0)
+      diag.fatal("Optimized debugging not supported");
+    Options debugOpts = opts;
+    debugOpts.deviceDebug = true;
+    debugOpts.lineInfo = false;
+    debugOpts.optLevel = 0;
+    PhaseManager debugPhases(opts.knobs, 0,
+                             hooks.dumpStream ? hooks.dumpStream : &diag.infoStream(), &diag,
+                             target);
+    return finishCompile(debugOpts, target, modules, debugPhases, hooks, diag);
+  }
+  return finishCompile(opts, target, modules, phases, hooks, diag);
+}
+
+/// The rest of compileOrThrow once the modules are parsed: line tables, debug information
+/// and code generation.
+std::vector<uint8_t> finishCompile(const Options &opts, const Target *target,
+                                   const std::vector<std::unique_ptr<ptx::Module>> &modules,
+                                   PhaseManager &phases, const CompileHooks &hooks,
+                                   DiagEngine &diag) {
   if (opts.arch.isVirtual)
     return {}; // compute_XX: parse and check only, no output (ptxas does the same)
   if (hooks.beforeCodeGen)
@@ -748,8 +808,11 @@ std::vector<uint8_t> compileOrThrow(const Options &opts, DiagEngine &diag,
       text = opts.inputStrings[0];
     }
     lines.emplace(*modules[0], text);
-    if (!opts.lineInfo && !lines->hasLocs())
+    if (!opts.lineInfo && !opts.deviceDebug && !lines->hasLocs())
       lines.reset();
+  } else if (opts.deviceDebug && !opts.suppressDebugInfo) {
+    diag.fatal("-g: debug information is written for one input at a time; this run has " +
+               std::to_string(modules.size()));
   } else if (!opts.suppressDebugInfo && opts.lineInfo) {
     diag.warning("-lineinfo: line tables are written for one input at a time; this run has " +
                  std::to_string(modules.size()) + " and gets none");
@@ -760,7 +823,12 @@ std::vector<uint8_t> compileOrThrow(const Options &opts, DiagEngine &diag,
                std::to_string(opts.arch.sm) + " parses and checks only");
   if (opts.compileOnly)
     diag.fatal("Relocatable output (-c) is not supported by ptxas-mini's code generator yet");
-  return generateCode(opts, *target, modules, phases, lines ? &*lines : nullptr, diag);
+  std::optional<DebugInfo> debug;
+  // HW: -g -suppress-debug-info compiles at -O0 and writes no debug information at all.
+  if (opts.deviceDebug && !opts.suppressDebugInfo)
+    debug.emplace(*modules[0], diag);
+  return generateCode(opts, *target, modules, phases, lines ? &*lines : nullptr,
+                      debug ? &*debug : nullptr, diag);
 }
 
 } // namespace

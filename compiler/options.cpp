@@ -145,7 +145,8 @@ const std::vector<OptionDesc> &optionTable() {
        "-lineinfo).",
        [](Options &o, const std::string &, DiagEngine &) { o.suppressDebugInfo = true; }},
       {"device-debug", "g", nullptr,
-       "Generate debug information for device code: not supported yet (an error).",
+       "Generate debug information for device code: -O0, line tables and the PTX's DWARF "
+       "(variables' register locations are not described yet).",
        [](Options &o, const std::string &, DiagEngine &) { o.deviceDebug = true; }},
       {"warn-on-spills", "warn-spills", nullptr, "Warn when registers are spilled.",
        [](Options &o, const std::string &, DiagEngine &) { o.warnOnSpills = true; }},
@@ -425,11 +426,12 @@ Options parseCommandLine(const std::vector<std::string> &argv, DiagEngine &diag)
     if (opts.optLevelGiven && opts.optLevel > 0)
       diag.fatal("Optimized debugging not supported");
     opts.optLevel = 0;
-    // HW: ptxas -g writes DWARF (.debug_info, .debug_loc, .nv_debug_info_reg_sass, ...);
-    // ptxas-mini writes none yet, and a cubin without them is not what -g asks for.
-    diag.fatal("Option '--device-debug' (-g) is not supported by ptxas-mini yet: it does not "
-               "write DWARF debug information (.debug_info, .debug_loc, ...); -lineinfo writes "
-               "line tables");
+    // HW: ptxas 13.0.88 prints this and goes on with -g alone.
+    if (opts.lineInfo) {
+      diag.warning("Conflicting options --device-debug and --generate-line-info specified, "
+                   "ignoring --generate-line-info option");
+      opts.lineInfo = false;
+    }
   }
   return opts;
 }

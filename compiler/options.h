@@ -29,9 +29,9 @@ struct Options {
   std::vector<std::string> entries;    ///< -e: compile only these entry functions
   std::optional<unsigned> maxRegCount; ///< -maxrregcount
   unsigned splitCompile = 1;           ///< --split-compile: threads for code generation (0: all CPUs)
-  bool lineInfo = false;               ///< -lineinfo: accepted; line tables not written yet
+  bool lineInfo = false;               ///< -lineinfo: line tables (compiler/line_tables.h)
   bool suppressDebugInfo = false;      ///< -suppress-debug-info
-  bool deviceDebug = false;            ///< -g (refused: no debug information yet)
+  bool deviceDebug = false;            ///< -g: -O0, line tables and DWARF (compiler/debug_info.h)
   bool fmad = true;                    ///< --fmad: contract mul + add into fma
   bool maxRegCountArchMin = false;     ///< -maxrregcount archmin: the target's lower bound
   bool maxRegCountArchMax = false;     ///< -maxrregcount archmax: the target's upper bound

@@ -49,7 +49,11 @@ const char *const kToolVersion = "Cuda compilation tools, release 13.0, V13.0.88
 const char *const kToolBranch = "Build cuda_13.0.r13.0/compiler.36424714_0";
 // HW: e_flags = debug mode << 24 | SM << 8 | 0x04 on sm_75..sm_90a (cubin-format.md §4).
 constexpr uint32_t kEFlagsLow = 0x04;
-constexpr uint32_t kEFlagsDebug[] = {0x06, 0x09, 0x0b}; // none, -lineinfo, -g
+// HW: e_flags bits 24-31 hold the section index of .note.nv.cuinfo: 0x06 in a plain cubin,
+// 0x09 with -lineinfo's three line sections, 0x0b with -g's five, and one more per DWARF
+// section the PTX brings (0x0e for nvcc -G's .debug_abbrev/.debug_info/.debug_macinfo, 0x0d
+// for Triton's two). Observed on ptxas 13.0.88 in all these cases; cuobjdump calls a cubin
+// whose byte disagrees with its sections "Invalid ELF".
 
 // HW: the order ptxas writes .nv.info.<fn> records in: a total order consistent with every
 // pair of attributes seen together in the per-function sections of the round-trip corpus
@@ -369,12 +373,17 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   }
   // e_flags announcing .debug_line / .nv_debug_* sections the builder does not write would
   // make cuobjdump reject the file ("Invalid ELF").
-  if (m.debug == ModuleInfo::Debug::Full) {
-    error = "-g cubins need debug sections the builder does not produce yet";
+  const bool full = m.debug == ModuleInfo::Debug::Full;
+  if ((m.debug != ModuleInfo::Debug::None) != m.lineInfo.has_value()) {
+    error = "line information needs both a debug mode and the line tables";
     return std::nullopt;
   }
-  if ((m.debug == ModuleInfo::Debug::LineInfo) != m.lineInfo.has_value()) {
-    error = "line information needs both Debug::LineInfo and the line tables";
+  if (!full && (!m.debugSections.empty() || !m.regSass.empty() || !m.regType.empty())) {
+    error = "DWARF sections are written only with Debug::Full (-g)";
+    return std::nullopt;
+  }
+  if (full && rel) {
+    error = "-g in relocatable output is not modelled yet";
     return std::nullopt;
   }
   if (m.lineInfo && rel) {
@@ -401,7 +410,6 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   Cubin c;
   c.type = rel ? elf::kEtRel : elf::kEtExec;
   c.phentsize = rel ? 0 : elf::kPhdrSize; // HW: 0 in relocatable cubins (no program headers)
-  c.flags = kEFlagsDebug[static_cast<int>(m.debug)] << 24 | (m.sm & 0xff) << 8 | kEFlagsLow;
   auto addSection = [&](std::string name, uint32_t type, uint64_t flags, uint64_t align,
                         SectionKind kind) {
     Section s;
@@ -424,8 +432,20 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       lines ? addSection(".nv_debug_line_sass", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
   size_t sPtxTxt =
       lines ? addSection(".nv_debug_ptx_txt", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
+  // HW: ptxas 13.0.88 -g: the register maps follow the line sections, then the PTX's own
+  // DWARF sections in PTX order (.debug_abbrev, .debug_info, .debug_macinfo, ...).
+  size_t sRegSass = full ? addSection(".nv_debug_info_reg_sass", elf::kShtProgbits, 0, 1,
+                                      SectionKind::Bytes)
+                         : 0;
+  size_t sRegType = full ? addSection(".nv_debug_info_reg_type", elf::kShtProgbits, 0, 1,
+                                      SectionKind::Bytes)
+                         : 0;
+  std::vector<size_t> sDwarf;
+  for (const DebugSection &d : m.debugSections)
+    sDwarf.push_back(addSection(d.name, elf::kShtProgbits, 0, 1, SectionKind::Bytes));
   size_t sTk = addSection(".note.nv.tkinfo", elf::kShtNote, 0x2000000, 4, SectionKind::Notes);
   size_t sCu = addSection(".note.nv.cuinfo", elf::kShtNote, 0x1000040, 4, SectionKind::Notes);
+  c.flags = static_cast<uint32_t>(sCu) << 24 | (m.sm & 0xff) << 8 | kEFlagsLow;
   size_t sInfo = addSection(".nv.info", elf::kShtCudaInfo, 0, 4, SectionKind::Attributes);
   size_t sCompat = addSection(".nv.compat", elf::kShtCudaCompat, 0, 4, SectionKind::Attributes);
   std::vector<size_t> sFnInfo, sRelText(fns.size(), 0), sText, sShared(fns.size(), 0),
@@ -500,6 +520,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                             ? addSection(".rela.nv_debug_line_sass", elf::kShtRela,
                                          elf::kShfInfoLink, 8, SectionKind::Relocations)
                             : 0;
+  // HW: ptxas -g puts .rela.debug_info between the line tables' and .debug_frame's.
+  std::vector<size_t> sRelDwarf(m.debugSections.size(), 0);
+  for (size_t d = 0; d < m.debugSections.size(); ++d)
+    if (!m.debugSections[d].relocs.empty())
+      sRelDwarf[d] = addSection(".rela" + m.debugSections[d].name, elf::kShtRela,
+                                elf::kShfInfoLink, 8, SectionKind::Relocations);
   size_t sRelDebug = fns.empty() ? 0
                                  : addSection(".rela.debug_frame", elf::kShtRela,
                                               elf::kShfInfoLink, 8, SectionKind::Relocations);
@@ -543,7 +569,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       sShared[i] = addSection(".nv.shared." + fns[i]->name, sharedType,
                               elf::kShfWrite | elf::kShfAlloc | elf::kShfInfoLink,
                               fns[i]->sharedAlign, SectionKind::NoBits);
-    if (i == 0 && !rel)
+    // HW: ptxas 13.0.88 writes no reserved shared section in debug cubins (-g, or PTX
+    // with `.target ..., debug`).
+    if (i == 0 && !rel && !full)
       sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
                              elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
     if (i == 0 && anyBss)
@@ -613,6 +641,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   auto reservedSyms = [&] {
     names.symOnly(".nv.reservedSmem.offset0");
     plainSym(".nv.reservedSmem.offset0", elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 4);
+    if (!sReserved)
+      return; // debug cubins: the symbol without the section (see above)
     names.both(".nv.shared.reserved.0");
     names.symOnly("__nv_reservedSMEM_offset_0_alias");
     // HW: st_other 0xa0 on the alias.
@@ -759,6 +789,18 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
     names.both(".nv_debug_ptx_txt");
   }
+  if (full) {
+    // GUESS: the -g sections' names after the line sections' (ptxas's order not compared).
+    names.both(".nv_debug_info_reg_sass");
+    names.both(".nv_debug_info_reg_type");
+    for (size_t d = 0; d < m.debugSections.size(); ++d) {
+      names.both(m.debugSections[d].name);
+      if (sRelDwarf[d]) {
+        names.both(".rel" + m.debugSections[d].name);
+        names.both(".rela" + m.debugSections[d].name);
+      }
+    }
+  }
   if (anySlot) {
     // HW: the slot relocations are named .rela.nv.constant.pic in .strtab but renamed in
     // place to .rela.nv.constant4 (3 zero bytes left) in .shstrtab.
@@ -784,6 +826,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     sectionSym(sLine);
     sectionSym(sLineSass);
     sectionSym(sPtxTxt);
+  }
+  if (full) {
+    // HW: ptxas -g: section symbols for the register maps and the DWARF sections next.
+    sectionSym(sRegSass);
+    sectionSym(sRegType);
+    for (size_t d : sDwarf)
+      sectionSym(d);
   }
   sectionSym(sCall);
 
@@ -1173,6 +1222,36 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     };
     relocate(sRelLine, sLine, srcAddr, true);
     relocate(sRelLineSass, sLineSass, ptxAddr, false);
+  }
+  // -g: the register maps, and the PTX's DWARF sections with their code relocations.
+  if (full) {
+    c.sections[sRegSass].data = m.regSass;
+    c.sections[sRegType].data = m.regType;
+    for (size_t d = 0; d < m.debugSections.size(); ++d) {
+      const DebugSection &ds = m.debugSections[d];
+      c.sections[sDwarf[d]].data = ds.bytes;
+      if (!sRelDwarf[d])
+        continue;
+      Section &r = c.sections[sRelDwarf[d]];
+      r.link = static_cast<uint32_t>(sSym);
+      r.info = static_cast<uint32_t>(sDwarf[d]);
+      r.entsize = elf::kRelaSize;
+      // HW: ptxas lists them last first, as it does .rela.debug_frame's.
+      for (auto rit = ds.relocs.rbegin(); rit != ds.relocs.rend(); ++rit) {
+        const DebugSection::Reloc &x = *rit;
+        auto it = std::find_if(fns.begin(), fns.end(),
+                               [&](const FunctionInfo *f) { return f->name == x.function; });
+        if (it == fns.end()) {
+          error = ds.name + " refers to the code of unknown function '" + x.function + "'";
+          return std::nullopt;
+        }
+        // HW: R_CUDA_64 (2) as ptxas -g writes for `.b64 $L__func_begin0`; R_CUDA_32 (1)
+        // for a 32-bit code address is a GUESS (not seen in ptxas's output).
+        r.relocations.push_back({x.offset, x.wide ? 2u : 1u,
+                                 static_cast<uint32_t>(fnSym[it - fns.begin()]),
+                                 static_cast<int64_t>(x.addend)});
+      }
+    }
   }
   // Notes. HW: owner "NVIDIA Corp"; cuinfo {u16 2, u16 PTX target SM, u32 toolkit};
   // tkinfo {u32 2, offsets of obj name, tool name, version, branch, options} + strings.

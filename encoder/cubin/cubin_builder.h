@@ -117,6 +117,22 @@ struct LineInfo {
   unsigned headerPadding = 0;
 };
 
+/// -g: a DWARF section the PTX carries (`.section .debug_info { ... }`: .debug_abbrev,
+/// .debug_info, .debug_loc, .debug_macinfo, ...), copied byte for byte. Code addresses in it
+/// (PTX labels such as $L__func_begin0) are relocations against the function whose .text
+/// holds the code, the addend being the label's offset there.
+struct DebugSection {
+  std::string name;
+  std::vector<uint8_t> bytes;
+  struct Reloc {
+    uint64_t offset = 0;  ///< where in `bytes`
+    std::string function; ///< FunctionInfo::name of the .text
+    uint64_t addend = 0;
+    bool wide = true;     ///< .b64 (R_CUDA_64) or .b32 (R_CUDA_32)
+  };
+  std::vector<Reloc> relocs;
+};
+
 /// A module-scope variable (.global / .const), in PTX declaration order.
 struct GlobalVar {
   std::string name;
@@ -159,6 +175,11 @@ struct ModuleInfo {
   /// With Debug::LineInfo: the line tables (required; a cubin announcing line information
   /// without the sections is refused by cuobjdump).
   std::optional<LineInfo> lineInfo;
+  /// With Debug::Full (-g; lineInfo is required too): the PTX's DWARF sections, and the
+  /// bytes of .nv_debug_info_reg_sass / .nv_debug_info_reg_type (where each PTX register
+  /// lives in SASS registers over code ranges; the compiler builds them).
+  std::vector<DebugSection> debugSections;
+  std::vector<uint8_t> regSass, regType;
   std::string toolOptions = "-arch sm_90 "; ///< .note.nv.tkinfo command line
   uint8_t isaClass = 1;           ///< .nv.compat ISA_CLASS (1 plain, 2 TMA, 4 wgmma)
   bool usesTensormap = false;

@@ -4,7 +4,8 @@
     lineinfo_compare.py --mini build/bin/ptxas-mini --ptxas ptxas --nvdisasm nvdisasm \
         --cuobjdump cuobjdump FILE_OR_DIR...
 
-Every PTX file is compiled by both with `-arch=sm_90 -lineinfo` (--arch to change it). Then, per file:
+Every PTX file is compiled by both with `-arch=sm_90 -lineinfo` (--arch to change it; --debug
+compiles with -g instead and checks the DWARF too, see below). Then, per file:
   - ptxas-mini's cubin opens in cuobjdump (-elf) and nvdisasm;
   - source lines (nvdisasm --print-line-info, from .debug_line): every instruction of each
     ptxas-mini kernel maps to a (file, line) that ptxas's table uses for that kernel, or at
@@ -19,6 +20,10 @@ Every PTX file is compiled by both with `-arch=sm_90 -lineinfo` (--arch to chang
     do not;
   - .nv_debug_ptx_txt is byte for byte ptxas's, and so is .debug_line's header (the
     directory and file tables).
+With --debug (-g): the PTX's DWARF sections (.debug_info, .debug_abbrev, ...) are byte for byte
+ptxas's outside the relocated code addresses; the relocations sit at the same offsets; and each
+relocated address is reported by the source line of the instruction there, ptxas's against
+ptxas-mini's (counted, not a failure: the code differs).
 Instruction order may differ (the code is not the same code); only the relation "our line
 is one of ptxas's lines for that kernel" is checked. A file ptxas-mini does not compile yet
 is reported and skipped. Exit 0 when every compiled file passes, 1 otherwise, 77 when an
@@ -49,6 +54,25 @@ def sections(path):
         name = d[stro + h[0]:d.index(b'\0', stro + h[0])].decode()
         out[name] = d[h[4]:h[4] + h[5]] if h[1] != 8 else b''
     return out
+
+
+def rela(path, name):
+    """[(offset, addend)] of the RELA section `name` of an ELF file."""
+    data = sections(path).get(name, b'')
+    return [struct.unpack_from('<QQq', data, i)[0::2] for i in range(0, len(data) - 23, 24)]
+
+
+DWARF_FROM_PTX = ('.debug_abbrev', '.debug_info', '.debug_loc', '.debug_macinfo',
+                  '.debug_ranges', '.debug_str', '.debug_pubnames')
+
+
+def line_at(rows, addr):
+    """The (file, line) of the last row at or before `addr`."""
+    best = None
+    for off, f, l in sorted(rows):
+        if off <= addr:
+            best = (f, l)
+    return best
 
 
 def line_map(nvdisasm, cubin, flag):
@@ -96,11 +120,12 @@ def header_bytes(unit):
 def compare_file(args, ptx, work):
     base = os.path.join(work, os.path.basename(ptx))
     ref, mine = base + '.ptxas.cubin', base + '.mini.cubin'
-    r = subprocess.run([args.ptxas, f'-arch={args.arch}', '-lineinfo', ptx, '-o', ref],
+    mode = '-g' if args.debug else '-lineinfo'
+    r = subprocess.run([args.ptxas, f'-arch={args.arch}', mode, ptx, '-o', ref],
                        capture_output=True, text=True)
     if r.returncode:
         return 'skip', f'ptxas refuses it: {r.stderr.strip()[:200]}'
-    r = subprocess.run([args.mini, f'-arch={args.arch}', '-lineinfo', ptx, '-o', mine],
+    r = subprocess.run([args.mini, f'-arch={args.arch}', mode, ptx, '-o', mine],
                        capture_output=True, text=True)
     if r.returncode:
         return 'skip', f'ptxas-mini does not compile it: {r.stderr.strip().splitlines()[-1][:200]}'
@@ -146,12 +171,48 @@ def compare_file(args, ptx, work):
     if '.debug_line' in s_ref and '.debug_line' in s_mine and \
             header_bytes(s_ref['.debug_line']) != header_bytes(s_mine['.debug_line']):
         problems.append('.debug_line header (directories, files) differs from ptxas\'s')
+    dwarf_note = ''
+    if args.debug:
+        same = total = 0
+        try:
+            theirs_src = line_map(args.nvdisasm, ref, '--print-line-info')
+            ours_src = line_map(args.nvdisasm, mine, '--print-line-info')
+        except RuntimeError as e:
+            theirs_src = ours_src = {}
+            problems.append(str(e))
+        for name in DWARF_FROM_PTX:
+            if (name in s_ref) != (name in s_mine):
+                problems.append(f'{name}: ptxas {"has" if name in s_ref else "lacks"} it, '
+                                f'ptxas-mini {"has" if name in s_mine else "lacks"} it')
+                continue
+            if name not in s_ref:
+                continue
+            r_ref, r_mine = dict(rela(ref, '.rela' + name)), dict(rela(mine, '.rela' + name))
+            if set(r_ref) != set(r_mine):
+                problems.append(f'{name}: relocations at {sorted(r_mine)}, ptxas\'s at '
+                                f'{sorted(r_ref)}')
+            a, b = bytearray(s_ref[name]), bytearray(s_mine[name])
+            for off in r_ref:
+                a[off:off + 8] = bytes(8)
+                b[off:off + 8] = bytes(8)
+            if a != b:
+                problems.append(f'{name} differs from ptxas\'s outside its code addresses')
+            # One .text per kernel in both: relate each address to its kernel's source line.
+            for off in sorted(set(r_ref) & set(r_mine)):
+                for kernel in ours_src:
+                    if kernel in theirs_src:
+                        ours_line = line_at(ours_src[kernel], r_mine[off])
+                        theirs_line = line_at(theirs_src[kernel], r_ref[off])
+                        total += 1
+                        same += ours_line == theirs_line
+                        break
+        dwarf_note = f'; DWARF code addresses: {same} of {total} on ptxas\'s source line'
     if problems:
         return 'fail', '; '.join(problems)
     src, ptx = stats.get('source', (0, 0)), stats.get('ptx', (0, 0))
     note = f' ({elsewhere} on .loc lines ptxas\'s code has no instruction on)' if elsewhere else ''
     return 'ok', f'{src[0]} instructions with source lines, {src[0] - elsewhere} on lines ptxas ' \
-                 f'uses{note}; {ptx[1]} of {ptx[0]} on PTX lines ptxas uses'
+                 f'uses{note}; {ptx[1]} of {ptx[0]} on PTX lines ptxas uses{dwarf_note}'
 
 
 def main():
@@ -161,6 +222,7 @@ def main():
     ap.add_argument('--nvdisasm')
     ap.add_argument('--cuobjdump')
     ap.add_argument('--arch', default='sm_90')
+    ap.add_argument('--debug', action='store_true', help='compile with -g and compare the DWARF')
     ap.add_argument('inputs', nargs='+')
     args = ap.parse_args()
     for tool in ('ptxas', 'nvdisasm', 'cuobjdump'):
