@@ -319,10 +319,13 @@ struct Checker {
             if (e.write && !e.guard.complements(myGuard) &&
                 std::binary_search(e.regs.begin(), e.regs.end(), r)) {
               ++stats.checkedReads;
+              // OP_PFIX (ATOM's P result): ptxas reads it while the scoreboard is pending, so
+              // it does not wait on it; its latency is not measured: unverified.
+              bool pfix = code[e.prod].d.has(OP_PFIX) && r >= regKeyBase(ori::RegClass::P);
               report(K_RawScoreboard, in,
                      regKeyName(r) + " read while SB" + std::to_string(e.sb) + " of " + where(e.prod) +
-                         " is pending",
-                     false);
+                         " is pending" + (pfix ? " (a predicate result, not scoreboarded)" : ""),
+                     pfix);
               break;
             }
           for (const UntrE &e : st.untr)

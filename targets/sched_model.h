@@ -31,6 +31,12 @@ enum SassOpFlag : uint16_t {
   OP_PCTRL = 1u << 6,
   OP_OPAQUE = 1u << 7,
   OP_DEPBAR = 1u << 8,
+  /// A variable-latency writer whose predicate results do not wait on its scoreboard (their
+  /// latency is not measured: the hazard checker calls a read of one under the pending
+  /// scoreboard unverified; ptxas-mini's own code still waits). HW: ptxas 13.0.88 reads the P result
+  /// of `ATOM.E.ADD.F64 P0, R32, ...` two instructions later while the ATOM's scoreboard is
+  /// pending (tests/exec/kernels/atomics_generic, generic-address fall-back paths).
+  OP_PFIX = 1u << 9,
 };
 
 /// How printed registers map to 32-bit registers (the Width column).
