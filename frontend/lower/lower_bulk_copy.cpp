@@ -45,7 +45,18 @@ using ptx::StateSpace;
 
 Operand URZ() { return Operand::fixed(RegClass::UR); }
 
-/// A 32-bit address or value in an R register (adds the offset to a shared address).
+
+/// The 64-bit global address as an R pair (offset added).
+Operand globalAddressPair(LowerCtx &ctx, const MemAddress &a) {
+  if (a.offset == 0)
+    return a.base;
+  Operand t = ctx.temp(RegClass::R, 2);
+  add64Imm(ctx, t, a.base, a.offset);
+  return t;
+}
+
+} // namespace
+
 Operand sharedAddressReg(LowerCtx &ctx, const MemAddress &a) {
   if (a.base.kind == OperandKind::None || a.base.isFixed()) {
     Operand t = ctx.temp(RegClass::R);
@@ -58,17 +69,6 @@ Operand sharedAddressReg(LowerCtx &ctx, const MemAddress &a) {
   ctx.emit(Opcode::IADD3, {}, {t}, {a.base, Operand::intImm(a.offset), RZ()});
   return t;
 }
-
-/// The 64-bit global address as an R pair (offset added).
-Operand globalAddressPair(LowerCtx &ctx, const MemAddress &a) {
-  if (a.offset == 0)
-    return a.base;
-  Operand t = ctx.temp(RegClass::R, 2);
-  add64Imm(ctx, t, a.base, a.offset);
-  return t;
-}
-
-} // namespace
 
 void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)> fetch,
                           llvm::function_ref<void()> issue) {

@@ -55,6 +55,11 @@ struct MemAddress {
   int32_t offset = 0;
 };
 
+/// A shared address (or any 32-bit address) as one R register, its offset added: MOV of the
+/// offset when there is no base, the base itself when the offset is 0, else an IADD3.
+/// lower_bulk_copy.cpp (the Hopper bulk and tensor copies' operand tuples).
+ori::Operand sharedAddressReg(LowerCtx &ctx, const MemAddress &a);
+
 /// Resolves the address operand `op` of `in` for an access to `space` (Global, Shared or
 /// None = generic), emitting what is needed to form the base (a variable's address slot, the
 /// shared window base). False after reporting.

@@ -50,19 +50,6 @@ constexpr std::array<std::pair<std::string_view, Modifier>, 5> kDims = {{
     {"5d", Modifier::Dim5D},
 }};
 
-/// A 32-bit value in an R register (a shared address with its offset added).
-Operand addressReg(LowerCtx &ctx, const MemAddress &a) {
-  if (a.base.kind == OperandKind::None || a.base.isFixed()) {
-    Operand t = ctx.temp(RegClass::R);
-    ctx.emit(Opcode::MOV, {}, {t}, {Operand::intImm(a.offset)});
-    return t;
-  }
-  if (a.offset == 0)
-    return a.base;
-  Operand t = ctx.temp(RegClass::R);
-  ctx.emit(Opcode::IADD3, {}, {t}, {a.base, Operand::intImm(a.offset), RZ()});
-  return t;
-}
 
 /// `[tmap, {c0, ..}]`: the descriptor's 64-bit address and the coordinates, in registers.
 bool tensorOperand(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &op,
@@ -145,7 +132,7 @@ bool lowerTensorCopy(LowerCtx &ctx, const ptx::Instruction &in) {
         !tensorOperand(ctx, in, ops[1], dims, tmap, coords) ||
         !memAddress(ctx, in, ops[2], StateSpace::Shared, bar))
       return false;
-    tupleSrc = {addressReg(ctx, d), addressReg(ctx, bar)};
+    tupleSrc = {sharedAddressReg(ctx, d), sharedAddressReg(ctx, bar)};
     if (multicast) {
       // The 16-bit CTA mask (HW: ptxas 13.0 zero-extends it, PRMT R, RZ, 0x5410, R).
       Operand m = ctx.source(in, ops[3]);
@@ -165,7 +152,7 @@ bool lowerTensorCopy(LowerCtx &ctx, const ptx::Instruction &in) {
     if (!tensorOperand(ctx, in, ops[0], dims, tmap, coords) ||
         !memAddress(ctx, in, ops[1], StateSpace::Shared, s))
       return false;
-    tupleSrc = {addressReg(ctx, s)};
+    tupleSrc = {sharedAddressReg(ctx, s)};
   }
   tupleSrc.insert(tupleSrc.end(), coords.begin(), coords.end());
   // The allocator keeps register groups of at most 4 (regalloc LiveInterval::segs): larger
