@@ -636,7 +636,20 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
         fi.functionTable.push_back(it == layout.calleeOffset.end() ? 0 : it->second);
       }
     }
-    if (!callees.empty()) {
+    // A kernel may carry callees it never calls (the address-taken functions of a kernel that
+    // only takes their addresses): HW: ptxas gives such a kernel no .rela.text and no
+    // CRS_STACK_SIZE; what counts is a CALL in its code or its callees'.
+    auto hasCall = [](const ori::Function &f) {
+      for (const ori::Block &b : f.blocks)
+        for (const ori::Instr &in : b.instrs)
+          if (in.op == ori::Opcode::CALL)
+            return true;
+      return false;
+    };
+    bool calls = hasCall(lf.fn);
+    for (size_t c : callees)
+      calls = calls || hasCall(lowered[c].fn);
+    if (calls) {
       fi.hasCalls = true;
       fi.crsStackSize = 0; // HW: ptxas writes CRS_STACK_SIZE 0 for kernels with calls
     }

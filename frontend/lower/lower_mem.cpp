@@ -1050,6 +1050,11 @@ bool symbolValue(LowerCtx &ctx, const ptx::Instruction &in, const std::string &n
     if (v->kind == ModuleVar::Kind::Global) {
       if (d.width != 2)
         return ctx.unsupported(in, "A 32-bit address in '" + in.fullOpcode() + "'");
+      // HW: ptxas 13.0 gives a kernel that takes a virtual table's address (newdelete's
+      // vectorCreate) private copies of every address-taken function, as below.
+      if (v->holdsFunctionAddress && ctx.moduleLayout)
+        for (const auto &fp : ctx.moduleLayout->functionPointerOrder)
+          (void)ctx.fn().calleeIndex(fp);
       Operand a = globalVarAddress(ctx, *v);
       add64Imm(ctx, d, a, off);
       return true;
@@ -1064,6 +1069,11 @@ bool symbolValue(LowerCtx &ctx, const ptx::Instruction &in, const std::string &n
     if (auto f = ctx.moduleLayout->functionPointers.find(name);
         f != ctx.moduleLayout->functionPointers.end()) {
       lo32(f->second);
+      // HW: ptxas 13.0 gives a kernel that takes a function's address (and makes no indirect
+      // call) private copies of every address-taken function too, as it does a kernel that
+      // calls through a pointer: the value indexes a per-kernel table of their code offsets.
+      for (const auto &fp : ctx.moduleLayout->functionPointerOrder)
+        (void)ctx.fn().calleeIndex(fp);
       return true;
     }
   return ctx.unsupported(in, "The address of '" + name + "' in '" + in.fullOpcode() + "'");

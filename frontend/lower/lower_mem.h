@@ -26,6 +26,9 @@ struct ModuleVar {
   uint32_t slotOffset = 0;  ///< Global: offset of its 64-bit address slot
   bool isExtern = false;    ///< Shared: `.extern .shared` (dynamic shared memory)
   unsigned declIndex = 0;   ///< position among the module's declarations
+  /// Global: its initializer holds a function's address (a virtual table, a table of device
+  /// function pointers): a kernel that takes its address may call through it.
+  bool holdsFunctionAddress = false;
 };
 
 struct ModuleLayout {

@@ -287,6 +287,9 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
       constEnd += size;
     } else {
       v.kind = ModuleVar::Kind::Global;
+      for (const ptx::InitValue &iv : d.init)
+        v.holdsFunctionAddress |= iv.kind == ptx::InitValue::Kind::Symbol &&
+                                  layout.functionPointers.count(iv.symbol);
       v.slotOffset = slot;
       lv.slot = slot;
       slot += 8;
