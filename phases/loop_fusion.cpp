@@ -84,18 +84,7 @@ using ori::RegClass;
 
 using RegKey = std::pair<RegClass, uint32_t>;
 
-bool isPlainR(const Operand &o) {
-  return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.width == 1 &&
-         o.sub == ori::kWholeReg && (o.mods & ~ori::OM_REUSE) == 0;
-}
 
-std::optional<uint32_t> constOf(const Operand &o) {
-  if (o.kind == OperandKind::Imm && o.mods == 0)
-    return static_cast<uint32_t>(o.imm);
-  if (o.isFixed() && o.cls == RegClass::R && o.mods == 0)
-    return 0u;
-  return std::nullopt;
-}
 
 /// Virtual registers `in` reads (uses, memory bases and descriptors, indices, guard).
 std::vector<RegKey> readsOf(const Instr &in) {
@@ -157,10 +146,10 @@ bool findInit(const ori::Function &f, uint32_t from, uint32_t iv, uint32_t skip,
       if (!in.writesVReg(RegClass::R, iv))
         continue;
       if (in.op != Opcode::MOV || in.isGuarded() || !in.mods.empty() || in.numDefs != 1 ||
-          !isPlainR(in.ops[0]) || in.uses().size() != 1)
+          !isLoopPlainR(in.ops[0]) || in.uses().size() != 1)
         return false;
       const Operand &v = in.uses()[0];
-      if (!constOf(v) && !isPlainR(v))
+      if (!loopConstOf(v) && !isLoopPlainR(v))
         return false;
       c.init = v;
       c.initBlock = b;
@@ -238,9 +227,9 @@ const char *readControl(const ori::Function &f, uint32_t b, Control &c) {
   const Operand &ivOp = xw ? x : y;
   c.bound = xw ? y : x;
   c.ivFirst = xw;
-  if (!isPlainR(ivOp))
+  if (!isLoopPlainR(ivOp))
     return "trip count analysis failed (induction variable)";
-  if (!constOf(c.bound) && !isPlainR(c.bound) &&
+  if (!loopConstOf(c.bound) && !isLoopPlainR(c.bound) &&
       !(c.bound.kind == OperandKind::CBank && !c.bound.hasCbankIndex() && c.bound.mods == 0))
     return "trip count analysis failed (bound)";
   c.iv = ivOp.reg;
@@ -251,7 +240,7 @@ const char *readControl(const ori::Function &f, uint32_t b, Control &c) {
   if (ivDefs != 1)
     return "trip count analysis failed (induction variable)";
   const Instr &inc = ins[c.incIdx];
-  if (inc.isGuarded() || !inc.mods.empty() || inc.numDefs != 1 || !isPlainR(inc.ops[0]))
+  if (inc.isGuarded() || !inc.mods.empty() || inc.numDefs != 1 || !isLoopPlainR(inc.ops[0]))
     return "trip count analysis failed (induction variable update)";
   unsigned self = 0;
   bool other = false;
@@ -259,9 +248,9 @@ const char *readControl(const ori::Function &f, uint32_t b, Control &c) {
   if ((inc.op == Opcode::IADD3 && inc.uses().size() == 3) ||
       (inc.op == Opcode::VIADD && inc.uses().size() == 2)) {
     for (const Operand &u : inc.uses()) {
-      if (isPlainR(u) && u.reg == c.iv)
+      if (isLoopPlainR(u) && u.reg == c.iv)
         ++self;
-      else if (auto v = constOf(u))
+      else if (auto v = loopConstOf(u))
         sum += *v;
       else
         other = true;
@@ -343,14 +332,14 @@ const char *sameTripCount(const ori::Function &f, uint32_t a, const std::vector<
       ca.continueWhenTrue != cb.continueWhenTrue ||
       (ca.incIdx < ca.cmpIdx) != (cb.incIdx < cb.cmpIdx) || !(ca.bound == cb.bound))
     return "different trip counts (loop controls differ)";
-  if (isPlainR(ca.bound)) {
+  if (isLoopPlainR(ca.bound)) {
     RegKey r{RegClass::R, ca.bound.reg};
     if (writtenIn(f, axb, r, ~0u, 0))
       return "different trip counts (the bound changes between the loops)";
   }
   if (!findInit(f, preA, ca.iv, ~0u, ca) || !findInit(f, b - 1, cb.iv, a, cb))
     return "different trip counts (induction variable entry value unknown)";
-  auto ka = constOf(ca.init), kb = constOf(cb.init);
+  auto ka = loopConstOf(ca.init), kb = loopConstOf(cb.init);
   if (ka || kb) {
     if (!ka || !kb || *ka != *kb)
       return "different trip counts (induction variables start differently)";

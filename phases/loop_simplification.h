@@ -14,6 +14,21 @@
 
 namespace ptxmini {
 
+/// Operand tests the loop phases share (induction variables, trip counts, fusion): a whole
+/// 32-bit R virtual register with no modifier other than reuse...
+inline bool isLoopPlainR(const ori::Operand &o) {
+  return o.kind == ori::OperandKind::VReg && o.cls == ori::RegClass::R && o.width == 1 &&
+         o.sub == ori::kWholeReg && (o.mods & ~ori::OM_REUSE) == 0;
+}
+/// ... and the 32-bit constant an operand stands for (an immediate, or RZ as 0).
+inline std::optional<uint32_t> loopConstOf(const ori::Operand &o) {
+  if (o.kind == ori::OperandKind::Imm && o.mods == 0)
+    return static_cast<uint32_t>(o.imm);
+  if (o.isFixed() && o.cls == ori::RegClass::R && o.mods == 0)
+    return 0u;
+  return std::nullopt;
+}
+
 /// The loop's dedicated preheader: the only predecessor of the header from outside the
 /// loop, whose only successor is the header, and whose last instruction leaves room for
 /// code at its end (no terminator other than an unguarded `BRA header`, no CALL).

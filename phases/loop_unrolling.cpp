@@ -103,6 +103,7 @@
 /// ptxas-mini has no profile data (PerformPGO is not implemented).
 //===----------------------------------------------------------------------------------===//
 #include "ori/cfg.h"
+#include "phases/loop_simplification.h"
 #include "phases/phase_manager.h"
 
 #include <algorithm>
@@ -214,17 +215,6 @@ bool readsReg(const Instr &in, RegClass c, uint32_t r) {
   return false;
 }
 
-bool isPlainReg(const Operand &o) {
-  return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.width == 1 &&
-         o.sub == ori::kWholeReg && (o.mods & ~ori::OM_REUSE) == 0;
-}
-std::optional<uint32_t> constOf(const Operand &o) {
-  if (o.kind == OperandKind::Imm && o.mods == 0)
-    return static_cast<uint32_t>(o.imm);
-  if (o.isFixed() && o.cls == RegClass::R && o.mods == 0)
-    return 0u;
-  return std::nullopt;
-}
 
 /// The loop's blocks h..l in layout order (header first, latch last).
 struct Region {
@@ -320,8 +310,8 @@ std::optional<uint32_t> entryValue(const ori::Function &f, const Region &rg, uin
         continue;
       const Operand &d = in.defs()[0];
       if (in.op == Opcode::MOV && !in.isGuarded() && in.mods.empty() && in.numDefs == 1 &&
-          isPlainReg(d) && in.uses().size() == 1)
-        return constOf(in.uses()[0]);
+          isLoopPlainR(d) && in.uses().size() == 1)
+        return loopConstOf(in.uses()[0]);
       return std::nullopt;
     }
     if (f.blocks[b].preds.size() != 1 || b == 0)
@@ -415,7 +405,7 @@ Outcome analyzeIV(const ori::Function &f, LoopShape &s) {
   s.ivFirst = xv;
   if (ivOp.kind != OperandKind::VReg || ivOp.cls != RegClass::R)
     return reject(kIvClass);
-  if (!isPlainReg(ivOp))
+  if (!isLoopPlainR(ivOp))
     return reject(kIvClass, "not a whole 32-bit register");
   s.iv = ivOp.reg;
   // Exactly one definition, in the latch, an add of a constant to itself.
@@ -433,7 +423,7 @@ Outcome analyzeIV(const ori::Function &f, LoopShape &s) {
   if (!incIdx)
     return reject(kIvFailed, "the induction variable is not updated in the loop's latch");
   const Instr &inc = ins[*incIdx];
-  if (inc.isGuarded() || !inc.mods.empty() || inc.numDefs != 1 || !isPlainReg(inc.ops[0]))
+  if (inc.isGuarded() || !inc.mods.empty() || inc.numDefs != 1 || !isLoopPlainR(inc.ops[0]))
     return reject(kIvFailed, "the induction variable's update is not a plain add");
   std::optional<uint32_t> step;
   unsigned self = 0;
@@ -441,27 +431,27 @@ Outcome analyzeIV(const ori::Function &f, LoopShape &s) {
   if (inc.op == Opcode::IADD3 && inc.uses().size() == 3) {
     uint32_t sum = 0;
     for (const Operand &u : inc.uses()) {
-      if (isPlainReg(u) && u.reg == s.iv)
+      if (isLoopPlainR(u) && u.reg == s.iv)
         ++self;
-      else if (auto v = constOf(u))
+      else if (auto v = loopConstOf(u))
         sum += *v;
       else
         other3 = true;
     }
     step = sum;
   } else if (inc.op == Opcode::VIADD && inc.uses().size() == 2) {
-    if (isPlainReg(inc.uses()[0]) && inc.uses()[0].reg == s.iv)
+    if (isLoopPlainR(inc.uses()[0]) && inc.uses()[0].reg == s.iv)
       ++self;
     else
       other3 = true;
-    step = constOf(inc.uses()[1]);
+    step = loopConstOf(inc.uses()[1]);
   }
   if (!step || self != 1 || other3)
     return reject(kIvFailed, "the induction variable's update is not i = i + constant");
   s.step = *step;
   s.incIdx = *incIdx;
   s.boundOp = other;
-  s.bound = constOf(other);
+  s.bound = loopConstOf(other);
   s.init = entryValue(f, rg, s.iv);
   return {true, 0, {}};
 }
@@ -499,7 +489,7 @@ uint64_t foldableCount(const ori::Function &f, const LoopShape &s) {
   auto isMovImm = [&](const Instr &in) {
     return in.op == Opcode::MOV && !in.isGuarded() && in.mods.empty() && in.numDefs == 1 &&
            in.uses().size() == 1 && in.ops[0].kind == OperandKind::VReg &&
-           in.ops[0].cls == RegClass::R && in.ops[0].width == 1 && constOf(in.uses()[0]);
+           in.ops[0].cls == RegClass::R && in.ops[0].width == 1 && loopConstOf(in.uses()[0]);
   };
   // Affine registers: 32-bit registers whose every definition in the loop is
   // `r = IADD3 r, imm, RZ`, `r = MOV imm`, `r = MOV a` or `r = IMAD a, imm, c` with a and c
@@ -519,14 +509,14 @@ uint64_t foldableCount(const ori::Function &f, const LoopShape &s) {
       return {Operand::fixed(RegClass::P)}; // not a linear form
     if (isAddImm(in, false) || isMovImm(in))
       return {};
-    if (in.op == Opcode::MOV && in.uses().size() == 1 && isPlainReg(in.uses()[0]))
+    if (in.op == Opcode::MOV && in.uses().size() == 1 && isLoopPlainR(in.uses()[0]))
       return {in.uses()[0]};
-    if (in.op == Opcode::IMAD && in.uses().size() == 3 && isPlainReg(in.uses()[0]) &&
+    if (in.op == Opcode::IMAD && in.uses().size() == 3 && isLoopPlainR(in.uses()[0]) &&
         in.uses()[1].kind == OperandKind::Imm && in.uses()[1].mods == 0) {
       const Operand &c = in.uses()[2];
-      if (isPlainReg(c))
+      if (isLoopPlainR(c))
         return {in.uses()[0], c};
-      if (constOf(c) || (c.kind == OperandKind::CBank && !c.hasCbankIndex()))
+      if (loopConstOf(c) || (c.kind == OperandKind::CBank && !c.hasCbankIndex()))
         return {in.uses()[0]};
     }
     return {Operand::fixed(RegClass::P)};
@@ -573,7 +563,7 @@ uint64_t foldableCount(const ori::Function &f, const LoopShape &s) {
       ++n;
     } else if (in.op == Opcode::IMAD && in.hasModifier(Modifier::WIDE) && !in.isGuarded() &&
                in.numDefs == 1 && in.uses().size() == 3 && in.uses()[1].kind == OperandKind::Imm &&
-               isPlainReg(in.uses()[0]) && isAffine(in.uses()[0].reg)) {
+               isLoopPlainR(in.uses()[0]) && isAffine(in.uses()[0].reg)) {
       ++n; // base + (i + k*step) * imm: an address constant per copy
     } else if (isAddImm(in, true) && in.ops[0].sub == 0 && k + 1 < ins.size()) {
       const Instr &hi = *ins[k + 1];
@@ -830,7 +820,7 @@ std::vector<std::string> unrollRuntime(ori::Function &f, const LoopShape &s, Run
   // check: the bound in a register, n -+ D and its wrap test, then the first check.
   const uint32_t pre = bd.newBlock(f.blocks[s.rg.h].name + ".unroll");
   std::vector<Instr> &pi = bd.out[pre].instrs;
-  if (isPlainReg(rc.n)) {
+  if (isLoopPlainR(rc.n)) {
     // already a register
   } else {
     const Operand r = f.newReg(RegClass::R);

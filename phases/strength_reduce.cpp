@@ -50,20 +50,16 @@ using ori::Operand;
 using ori::OperandKind;
 using ori::RegClass;
 
-bool isPlainR(const Operand &o) {
-  return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.width == 1 &&
-         o.sub == ori::kWholeReg && (o.mods & ~ori::OM_REUSE) == 0;
-}
 
 /// The constant a definition `i = i + k` adds, when `in` is one (for register i).
 std::optional<uint32_t> addedConstant(const Instr &in, uint32_t i) {
-  if (in.isGuarded() || !in.mods.empty() || in.numDefs != 1 || !isPlainR(in.ops[0]) ||
+  if (in.isGuarded() || !in.mods.empty() || in.numDefs != 1 || !isLoopPlainR(in.ops[0]) ||
       in.ops[0].reg != i)
     return std::nullopt;
   unsigned self = 0;
   uint32_t sum = 0;
   auto term = [&](const Operand &u) {
-    if (isPlainR(u) && u.reg == i)
+    if (isLoopPlainR(u) && u.reg == i)
       return ++self, true;
     if (u.kind == OperandKind::Imm && u.mods == 0)
       return sum += static_cast<uint32_t>(u.imm), true;
@@ -128,13 +124,13 @@ bool reduceLoop(ori::Function &f, const ori::Loop &l, uint32_t pre, int64_t maxI
     for (size_t k = 0; k < ins.size(); ++k) {
       const Instr &in = ins[k];
       if (in.op != Opcode::IMAD || in.isGuarded() || !in.mods.empty() || in.numDefs != 1 ||
-          !isPlainR(in.ops[0]) || in.uses().size() != 3)
+          !isLoopPlainR(in.ops[0]) || in.uses().size() != 3)
         continue;
       const Operand &a = in.uses()[0], &m = in.uses()[1], &c = in.uses()[2];
       const Operand *iv = nullptr, *imm = nullptr;
-      if (isPlainR(a) && m.kind == OperandKind::Imm && m.mods == 0)
+      if (isLoopPlainR(a) && m.kind == OperandKind::Imm && m.mods == 0)
         iv = &a, imm = &m;
-      else if (isPlainR(m) && a.kind == OperandKind::Imm && a.mods == 0)
+      else if (isLoopPlainR(m) && a.kind == OperandKind::Imm && a.mods == 0)
         iv = &m, imm = &a;
       if (!iv)
         continue;
@@ -185,7 +181,7 @@ bool reduceLoop(ori::Function &f, const ori::Loop &l, uint32_t pre, int64_t maxI
   for (uint32_t b : l.blocks) {
     auto &ins = f.blocks[b].instrs;
     for (size_t k = 0; k < ins.size(); ++k) {
-      if (ins[k].numDefs != 1 || !isPlainR(ins[k].ops[0]))
+      if (ins[k].numDefs != 1 || !isLoopPlainR(ins[k].ops[0]))
         continue;
       const uint32_t i = ins[k].ops[0].reg;
       auto add = addedConstant(ins[k], i);

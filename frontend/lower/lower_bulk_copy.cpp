@@ -70,6 +70,20 @@ Operand sharedAddressReg(LowerCtx &ctx, const MemAddress &a) {
   return t;
 }
 
+BulkDirection bulkDirection(const ptx::Instruction &in) {
+  std::vector<StateSpace> spaces;
+  for (const ptx::Modifier &m : in.modifiers)
+    if (m.kind == ptx::Modifier::Kind::Space)
+      spaces.push_back(m.space);
+  if (spaces.size() != 2)
+    return BulkDirection::None;
+  if (spaces[0] == StateSpace::SharedCluster && spaces[1] == StateSpace::Global)
+    return BulkDirection::ToShared;
+  if (spaces[0] == StateSpace::Global && spaces[1] == StateSpace::Shared)
+    return BulkDirection::ToGlobal;
+  return BulkDirection::None;
+}
+
 void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)> fetch,
                           llvm::function_ref<void()> issue) {
   // A guarded PTX instruction: the threads whose guard holds are the ones to serve, and the
@@ -100,15 +114,9 @@ void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)
 namespace {
 
 bool lowerBulkCopy(LowerCtx &ctx, const ptx::Instruction &in) {
-  std::vector<StateSpace> spaces;
-  for (const ptx::Modifier &m : in.modifiers)
-    if (m.kind == ptx::Modifier::Kind::Space)
-      spaces.push_back(m.space);
-  bool toShared = spaces.size() == 2 && spaces[0] == StateSpace::SharedCluster &&
-                  spaces[1] == StateSpace::Global;
-  bool toGlobal = spaces.size() == 2 && spaces[0] == StateSpace::Global &&
-                  spaces[1] == StateSpace::Shared;
-  if (!toShared && !toGlobal)
+  const BulkDirection dir = bulkDirection(in);
+  const bool toShared = dir == BulkDirection::ToShared, toGlobal = dir == BulkDirection::ToGlobal;
+  if (dir == BulkDirection::None)
     return ctx.unsupported(in);
   if (!ctx.onlyModifiers(in, toShared ? std::initializer_list<std::string_view>{
                                             "mbarrier::complete_tx::bytes", "L2::cache_hint"}

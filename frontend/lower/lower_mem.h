@@ -63,6 +63,12 @@ struct MemAddress {
 /// lower_bulk_copy.cpp (the Hopper bulk and tensor copies' operand tuples).
 ori::Operand sharedAddressReg(LowerCtx &ctx, const MemAddress &a);
 
+/// The direction of a Hopper bulk or tensor copy from its two state-space modifiers:
+/// `.shared::cluster.global` (a load into shared memory), `.global.shared::cta` (a store from
+/// it), or neither. lower_bulk_copy.cpp.
+enum class BulkDirection : uint8_t { None, ToShared, ToGlobal };
+BulkDirection bulkDirection(const ptx::Instruction &in);
+
 /// Resolves the address operand `op` of `in` for an access to `space` (Global, Shared or
 /// None = generic), emitting what is needed to form the base (a variable's address slot, the
 /// shared window base). False after reporting.

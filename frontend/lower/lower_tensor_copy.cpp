@@ -88,15 +88,9 @@ bool tensorOperand(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand
 }
 
 bool lowerTensorCopy(LowerCtx &ctx, const ptx::Instruction &in) {
-  std::vector<StateSpace> spaces;
-  for (const ptx::Modifier &m : in.modifiers)
-    if (m.kind == ptx::Modifier::Kind::Space)
-      spaces.push_back(m.space);
-  bool load = spaces.size() == 2 && spaces[0] == StateSpace::SharedCluster &&
-              spaces[1] == StateSpace::Global;
-  bool store = spaces.size() == 2 && spaces[0] == StateSpace::Global &&
-               spaces[1] == StateSpace::Shared;
-  if (!load && !store)
+  const BulkDirection dir = bulkDirection(in);
+  const bool load = dir == BulkDirection::ToShared, store = dir == BulkDirection::ToGlobal;
+  if (dir == BulkDirection::None)
     return ctx.unsupported(in);
   unsigned dims = 0;
   Modifier dimMod = Modifier::Dim1D;
