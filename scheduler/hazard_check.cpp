@@ -101,6 +101,43 @@ struct UntrE {
   auto key() const { return std::tie(reg, prod, lateRead); }
 };
 
+/// Two entries with one key (the same producer) stand for one: the younger age, the fewer
+/// newer setters and the union of pending registers -- what either copy could still flag.
+/// The join of two paths and a producer met again around a loop both fold this way; without
+/// the fold a loop adds one copy per trip to the fixpoint until ages saturate (32,767
+/// cycles), which kept the checker busy for minutes on ggml's argsort.
+void fold(FixedE &m, const FixedE &o) {
+  m.age = std::min(m.age, o.age);
+  m.guard = meet(m.guard, o.guard);
+}
+void fold(SbE &m, const SbE &o) {
+  m.age = std::min(m.age, o.age);
+  m.guard = meet(m.guard, o.guard);
+  m.newer = std::min(m.newer, o.newer);
+  if (!std::includes(m.regs.begin(), m.regs.end(), o.regs.begin(), o.regs.end())) {
+    std::vector<uint16_t> u;
+    std::set_union(m.regs.begin(), m.regs.end(), o.regs.begin(), o.regs.end(), std::back_inserter(u));
+    m.regs = std::move(u);
+  }
+}
+void fold(UntrE &m, const UntrE &o) {
+  m.age = std::min(m.age, o.age);
+  m.guard = meet(m.guard, o.guard);
+}
+
+/// Sorts by key and folds entries that share one.
+template <typename T> void sortAndFold(std::vector<T> &v) {
+  std::sort(v.begin(), v.end(), [](const T &a, const T &b) { return a.key() < b.key(); });
+  size_t w = 0;
+  for (size_t r = 0; r < v.size(); ++r) {
+    if (w > 0 && v[w - 1].key() == v[r].key())
+      fold(v[w - 1], v[r]);
+    else if (w++ != r)
+      v[w - 1] = std::move(v[r]);
+  }
+  v.resize(w);
+}
+
 struct State {
   bool reached = false;
   std::vector<FixedE> fixed;
@@ -108,10 +145,9 @@ struct State {
   std::vector<UntrE> untr;
 
   void canonicalize() {
-    auto byKey = [](const auto &a, const auto &b) { return a.key() < b.key(); };
-    std::sort(fixed.begin(), fixed.end(), byKey);
-    std::sort(sbs.begin(), sbs.end(), byKey);
-    std::sort(untr.begin(), untr.end(), byKey);
+    sortAndFold(fixed);
+    sortAndFold(sbs);
+    sortAndFold(untr);
   }
   bool operator==(const State &o) const {
     auto eqF = [](const FixedE &a, const FixedE &b) {
@@ -130,9 +166,8 @@ struct State {
   }
 };
 
-/// Merges sorted `b` into sorted `a`, keeping the smallest age per key.
-template <typename T, typename Merge>
-void mergeInto(std::vector<T> &a, const std::vector<T> &b, Merge merge) {
+/// Merges sorted `b` into sorted `a`, folding entries of one key.
+template <typename T> void mergeInto(std::vector<T> &a, const std::vector<T> &b) {
   std::vector<T> out;
   out.reserve(a.size() + b.size());
   size_t i = 0, j = 0;
@@ -143,7 +178,7 @@ void mergeInto(std::vector<T> &a, const std::vector<T> &b, Merge merge) {
       out.push_back(b[j++]);
     } else {
       T m = a[i++];
-      merge(m, b[j++]);
+      fold(m, b[j++]);
       out.push_back(std::move(m));
     }
   }
@@ -157,22 +192,9 @@ void join(State &into, const State &from) {
     into = from;
     return;
   }
-  mergeInto(into.fixed, from.fixed, [](FixedE &m, const FixedE &o) {
-    m.age = std::min(m.age, o.age);
-    m.guard = meet(m.guard, o.guard);
-  });
-  mergeInto(into.sbs, from.sbs, [](SbE &m, const SbE &o) {
-    m.age = std::min(m.age, o.age);
-    m.guard = meet(m.guard, o.guard);
-    m.newer = std::min(m.newer, o.newer);
-    std::vector<uint16_t> u;
-    std::set_union(m.regs.begin(), m.regs.end(), o.regs.begin(), o.regs.end(), std::back_inserter(u));
-    m.regs = std::move(u);
-  });
-  mergeInto(into.untr, from.untr, [](UntrE &m, const UntrE &o) {
-    m.age = std::min(m.age, o.age);
-    m.guard = meet(m.guard, o.guard);
-  });
+  mergeInto(into.fixed, from.fixed);
+  mergeInto(into.sbs, from.sbs);
+  mergeInto(into.untr, from.untr);
 }
 
 struct Checker {
@@ -501,6 +523,7 @@ void HazardStats::add(const HazardStats &o) {
   functions += o.functions, instructions += o.instructions, undecoded += o.undecoded;
   opaque += o.opaque, violations += o.violations, unverified += o.unverified;
   checkedReads += o.checkedReads, sharedScoreboards += o.sharedScoreboards;
+  blockVisits += o.blockVisits;
   for (size_t k = 0; k < byKind.size(); ++k)
     byKind[k] += o.byKind[k];
 }
@@ -589,6 +612,7 @@ HazardStats checkFunctionHazards(const std::string &name, const std::vector<enc:
     State st = in[b];
     if (!st.reached)
       continue;
+    ++c.stats.blockVisits;
     for (uint32_t i = blockStart[b]; i < blockEnd(b); ++i)
       c.step(st, i);
     st.canonicalize();

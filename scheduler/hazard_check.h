@@ -53,6 +53,7 @@ struct HazardStats {
   uint64_t violations = 0, unverified = 0;
   uint64_t checkedReads = 0;      ///< register reads checked against a pending producer
   uint64_t sharedScoreboards = 0; ///< a scoreboard set while still pending (counting; legal)
+  uint64_t blockVisits = 0;       ///< blocks stepped until the dataflow was stable
   std::array<uint64_t, 8> byKind{};
   void add(const HazardStats &o);
 };
