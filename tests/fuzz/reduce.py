@@ -57,7 +57,8 @@ def main():
     a = ap.parse_args()
     mini = os.path.join(a.bin, "ptxas-mini")
     run.CFG.update(mini=mini, ptxas=a.ptxas, exec_run=os.path.join(a.bin, "exec-run"),
-                   sass_mc=os.path.join(a.bin, "sass-mc"), phases=run.opt_phases(mini))
+                   sass_mc=os.path.join(a.bin, "sass-mc"), phases=run.opt_phases(mini),
+                   mini_flags=[])
     cmds = dict(run.configs())
     same = a.same.split(",")
     cfgs = same + [a.differ]
