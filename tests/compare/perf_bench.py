@@ -25,6 +25,7 @@ and a rank correlation of modelled cycles against it.
 
 Usage: perf_bench.py [--exec-run P] [--mini P] [--ptxas P] [--nvcc P] [--work DIR] [-j N]
                      [--only NAME,...] [--with-flags] [--corpus-desc DIR --corpus-ptx DIR] [--json F] [--top N]
+                     [--mini-flags '...'] [--phases]
        perf_bench.py --smoke NAME [same tool options]
 """
 
@@ -72,8 +73,18 @@ def first_line(text):
 class Case:
     """One kernel description and where its PTX comes from."""
 
-    def __init__(self, name, desc, ptx=None, cu=None, flags=''):
+    def __init__(self, name, desc, ptx=None, cu=None, flags='', arch='sm_90'):
         self.name, self.desc, self.ptx, self.cu, self.flags = name, desc, ptx, cu, flags
+        self.arch = arch
+
+
+def kernel_arch(base):
+    """kernels/<name>.arch names the target when it is not sm_90 (sm_90a kernels), as
+    tests/exec/run_exec_test.sh reads it."""
+    if os.path.exists(base + '.arch'):
+        with open(base + '.arch') as f:
+            return f.readline().strip() or 'sm_90'
+    return 'sm_90'
 
 
 def exec_cases(only, with_flags=False):
@@ -93,10 +104,11 @@ def exec_cases(only, with_flags=False):
         if with_flags and os.path.exists(base + '.flags'):
             with open(base + '.flags') as fl:
                 flags = fl.readline().strip()
+        arch = kernel_arch(base)
         if os.path.exists(base + '.ptx'):
-            cases.append(Case(name, base + '.desc', ptx=base + '.ptx', flags=flags))
+            cases.append(Case(name, base + '.desc', ptx=base + '.ptx', flags=flags, arch=arch))
         else:
-            cases.append(Case(name, base + '.desc', cu=base + '.cu', flags=flags))
+            cases.append(Case(name, base + '.desc', cu=base + '.cu', flags=flags, arch=arch))
     return cases
 
 
@@ -137,7 +149,9 @@ def perf_of(tools, cubin, desc):
     return 'failed', None, 'exec-run exit %d: %s' % (rc, first_line(out))
 
 
-def run_case(tools, case, work):
+def run_case(tools, case, work, mini_flags=(), tag='', ref_cache=None):
+    """One kernel: ptxas's cubin (figures cached in ref_cache by kernel when given) and
+    ptxas-mini's with mini_flags; tag keeps the cubins of several configurations apart."""
     row = {'name': case.name, 'status': 'ok', 'reason': '', 'ref': None, 'test': None}
     if case.flags is None:
         row.update(status='skipped', reason='negative test (expect_trap)')
@@ -150,22 +164,30 @@ def run_case(tools, case, work):
         if not tools.nvcc:
             row.update(status='skipped', reason='nvcc not found')
             return row
-        rc, out = run([tools.nvcc, '-arch=sm_90', '-ptx', case.cu, '-o', ptx])
+        if not os.path.exists(ptx) or ref_cache is None:
+            rc, out = run([tools.nvcc, '-arch=' + case.arch, '-ptx', case.cu, '-o', ptx])
+            if rc != 0:
+                row.update(status='failed', reason='nvcc: ' + first_line(out))
+                return row
+    ref_cubin, test_cubin = os.path.join(wd, 'ptxas.cubin'), os.path.join(wd, 'mini%s.cubin' % tag)
+    cached = ref_cache.get(case.name) if ref_cache is not None else None
+    if cached is None:
+        rc, out = run([tools.ptxas, '-arch=' + case.arch, ptx, '-o', ref_cubin])
         if rc != 0:
-            row.update(status='failed', reason='nvcc: ' + first_line(out))
+            row.update(status='failed', reason='ptxas: ' + first_line(out))
             return row
-    ref_cubin, test_cubin = os.path.join(wd, 'ptxas.cubin'), os.path.join(wd, 'mini.cubin')
-    rc, out = run([tools.ptxas, '-arch=sm_90', ptx, '-o', ref_cubin])
-    if rc != 0:
-        row.update(status='failed', reason='ptxas: ' + first_line(out))
-        return row
     if os.path.exists(test_cubin):
         os.remove(test_cubin)
-    rc, out = run([tools.mini, '-arch=sm_90'] + (case.flags.split() if case.flags else []) + [ptx, '-o', test_cubin])
+    rc, out = run([tools.mini, '-arch=' + case.arch] + (case.flags.split() if case.flags else []) + list(mini_flags)
+                  + [ptx, '-o', test_cubin])
     if rc != 0 or not os.path.exists(test_cubin):
         row.update(status='not-compiled', reason='ptxas-mini: ' + first_line(out))
         return row
-    st_r, fig_r, msg_r = perf_of(tools, ref_cubin, case.desc)
+    if cached is None:
+        cached = perf_of(tools, ref_cubin, case.desc)
+        if ref_cache is not None:
+            ref_cache[case.name] = cached
+    st_r, fig_r, msg_r = cached
     st_t, fig_t, msg_t = perf_of(tools, test_cubin, case.desc)
     row['ref'], row['test'] = fig_r, fig_t
     if st_r != 'ok':
@@ -227,6 +249,67 @@ def report(rows, top):
     return '\n'.join(lines) + '\n'
 
 
+def opt_phases(mini):
+    """Implemented phases that run only at -O1 and above (the optimizations), as tests/fuzz
+    reads them from --list-phases."""
+    r = subprocess.run([mini, '--list-phases'], capture_output=True, text=True)
+    out = []
+    for line in r.stdout.splitlines():
+        m = re.match(r'\s*(\d+)\s+(\S+)\s+implemented\s+(\d+)\s', line)
+        if m and int(m.group(3)) >= 1:
+            out.append(m.group(2))
+    return out
+
+
+def phase_table(tools, cases, work, jobs, base_flags):
+    """Each optimizing phase's worth, two ways, over the kernels that ran in every
+    configuration (ptxas's figures computed once):
+      - cumulative: the phases switched on one by one in table order (every later optimizing
+        phase disabled), so a phase that repeats an earlier one's work (GeneralOptimize runs
+        four times) is credited where it first acts;
+      - alone off: every phase on but one (-knob DisablePhases=P), what removing it costs now.
+    """
+    ref_cache = {}
+    phases = opt_phases(tools.mini)
+    configs = [('cumulative', 'none (-O3, all optimizing phases off)',
+                list(base_flags) + ['-knob', 'DisablePhases=' + ','.join(phases)])]
+    for i, p in enumerate(phases):
+        later = phases[i + 1:]
+        configs.append(('cumulative', '+ ' + p,
+                        list(base_flags) + (['-knob', 'DisablePhases=' + ','.join(later)] if later else [])))
+    for p in phases:
+        configs.append(('alone off', 'without ' + p, list(base_flags) + ['-knob', 'DisablePhases=' + p]))
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        # The first configuration fills the cache of ptxas's figures, once per kernel.
+        for i, (_, _, flags) in enumerate(configs):
+            results.append(list(ex.map(lambda c, f=flags, t='_%d' % i: run_case(tools, c, work, f, t, ref_cache),
+                                       cases)))
+    keep = [k for k in range(len(cases)) if all(rows[k]['status'] == 'ok' for rows in results)]
+    lines = ['phase table over %d kernels that ran in all %d configurations (geometric means, ptxas-mini / ptxas;'
+             % (len(keep), len(configs)),
+             'd: change of the cycle ratio against the row above (cumulative) or against all on (alone off))']
+    allon = None
+    prev = None
+    for (kind, name, _), rows in zip(configs, results):
+        g = [geomean([ratio(rows[k], key) for k in keep]) for key in ('cycles', 'warp_insts', 'static')]
+        if kind == 'cumulative' and name.startswith('none'):
+            lines += ['', '%-46s %8s %8s %8s %9s' % ('cumulative', 'cycles', 'dyn', 'static', 'd')]
+        if kind == 'alone off' and prev is not None and prev[0] == 'cumulative':
+            allon = prev[1]
+            lines += ['', '%-46s %8s %8s %8s %9s' % ('alone off', 'cycles', 'dyn', 'static', 'd')]
+        base = allon if kind == 'alone off' else (prev[1] if prev else None)
+        delta = None if g[0] is None or base is None else g[0] / base - 1
+        lines.append('%-46s %8s %8s %8s %9s' % (name, fmt(g[0], '%.4f'), fmt(g[1], '%.4f'), fmt(g[2], '%.4f'),
+                                                '-' if delta is None else '%+.2f%%' % (100 * delta)))
+        prev = (kind, g[0])
+    dropped = [cases[k].name for k in range(len(cases)) if k not in keep]
+    if dropped:
+        lines.append('')
+        lines.append('left out (did not run in every configuration): ' + ', '.join(dropped))
+    return '\n'.join(lines) + '\n', [[(c[1], r) for r in rows] for c, rows in zip(configs, results)]
+
+
 def smoke(tools, name, work):
     """ctest check: the --perf line exists and two runs print the same figures."""
     cases = exec_cases({name})
@@ -242,20 +325,20 @@ def smoke(tools, name, work):
             print('SKIPPED: nvcc not found')
             return 77
         ptx = os.path.join(wd, name + '.ptx')
-        rc, out = run([tools.nvcc, '-arch=sm_90', '-ptx', case.cu, '-o', ptx])
+        rc, out = run([tools.nvcc, '-arch=' + case.arch, '-ptx', case.cu, '-o', ptx])
         if rc:
             print('FAIL: nvcc: ' + first_line(out))
             return 1
     cubins = []
     ref = os.path.join(wd, 'ptxas.cubin')
-    rc, out = run([tools.ptxas, '-arch=sm_90', ptx, '-o', ref])
+    rc, out = run([tools.ptxas, '-arch=' + case.arch, ptx, '-o', ref])
     if rc:
         print('FAIL: ptxas: ' + first_line(out))
         return 1
     cubins.append(('ptxas', ref))
     test = os.path.join(wd, 'mini.cubin')
     if tools.mini:
-        rc, out = run([tools.mini, '-arch=sm_90'] + case.flags.split() + [ptx, '-o', test])
+        rc, out = run([tools.mini, '-arch=' + case.arch] + case.flags.split() + [ptx, '-o', test])
         if rc == 0 and os.path.exists(test):
             cubins.append(('ptxas-mini', test))
         else:
@@ -298,6 +381,9 @@ def main(argv=None):
     ap.add_argument('--json', default=None, help='write every row as JSON here')
     ap.add_argument('--top', type=int, default=10)
     ap.add_argument('--smoke', default=None, metavar='NAME', help='ctest check on one exec kernel')
+    ap.add_argument('--mini-flags', default='', help="extra ptxas-mini options, e.g. '-knob DisablePhases=OriPredication'")
+    ap.add_argument('--phases', action='store_true',
+                    help='per-phase table: optimizing phases switched on one by one, and each disabled alone')
     opts = ap.parse_args(sys.argv[1:] if argv is None else argv)
 
     class Tools:
@@ -323,8 +409,16 @@ def main(argv=None):
     cases = [] if opts.no_exec_kernels else exec_cases(only, opts.with_flags)
     if opts.corpus_desc:
         cases += corpus_cases(opts.corpus_desc, opts.corpus_ptx, only)
+    mini_flags = opts.mini_flags.split()
+    if opts.phases:
+        text, results = phase_table(tools, cases, opts.work, opts.j, mini_flags)
+        print(text, end='')
+        if opts.json:
+            with open(opts.json, 'w') as f:
+                json.dump(results, f, indent=1)
+        return 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.j)) as ex:
-        rows = list(ex.map(lambda c: run_case(tools, c, opts.work), cases))
+        rows = list(ex.map(lambda c: run_case(tools, c, opts.work, mini_flags), cases))
     text = report(rows, opts.top)
     print(text, end='')
     if opts.json:
