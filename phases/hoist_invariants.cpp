@@ -69,6 +69,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace ptxmini {
@@ -97,6 +98,10 @@ struct HoistCtx {
   PhaseContext &pc;
   unsigned passId;
   std::vector<uint32_t> defCount; ///< per flat virtual register, over the whole function
+  /// Liveness of the function as it stands: computed when a loop first needs it and dropped
+  /// when a loop moves code (a loop that moves nothing leaves it valid for the next one;
+  /// Rodinia myocyte spent a fifth of its compile recomputing it loop after loop).
+  std::optional<ori::Liveness> lv;
 };
 
 uint32_t flat(const ori::Function &f, const Operand &v) { return f.flatRegIndex(v.cls, v.reg); }
@@ -198,7 +203,9 @@ unsigned hoistLoop(HoistCtx &c, uint32_t li, uint32_t pre) {
   if (!budget.unlimited && budget.main < 1)
     return 0;
 
-  ori::Liveness lv = ori::computeLiveness(f);
+  if (!c.lv)
+    c.lv = ori::computeLiveness(f);
+  const ori::Liveness &lv = *c.lv;
   // Room for values live across the loop (see the file comment, "Register pressure").
   int64_t rate = c.pc.knobs.getInt(KnobId::HoistRRegPressureLimitApplyRate);
   uint32_t regs = f.maxRegs ? std::min(f.maxRegs, c.pc.target->maxRegisterCount())
@@ -307,7 +314,7 @@ void hoistInvariants(ori::Function &f, PhaseContext &pc, unsigned passId) {
     runAnalyzeControlFlow(f, pc);
   }
 
-  HoistCtx c{f, pc, passId, {}};
+  HoistCtx c{f, pc, passId, {}, std::nullopt};
   c.defCount.assign(f.numFlatRegs(), 0);
   for (const ori::Block &blk : f.blocks)
     for (const Instr &in : blk.instrs)
@@ -326,7 +333,10 @@ void hoistInvariants(ori::Function &f, PhaseContext &pc, unsigned passId) {
     std::optional<uint32_t> pre = findDedicatedPreheader(f, l);
     if (!pre)
       continue;
-    moved += hoistLoop(c, static_cast<uint32_t>(li), *pre);
+    if (unsigned n = hoistLoop(c, static_cast<uint32_t>(li), *pre)) {
+      moved += n;
+      c.lv.reset();
+    }
   }
   if (moved || inserted)
     f.recomputeRegTable();
