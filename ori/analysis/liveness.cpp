@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "ori/analysis/liveness.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <ostream>
 
@@ -74,13 +76,24 @@ Liveness computeLiveness(const Function &f) {
       }
     }
   }
-  // The iterations below reuse one scratch set instead of allocating two per block and pass
-  // (allocation was most of this function's time at -O3, issue 23).
+  // Predecessors from the successor lists (the only edges this function trusts).
+  std::vector<llvm::SmallVector<uint32_t, 2>> preds(nb);
+  for (size_t b = 0; b < nb; ++b)
+    for (uint32_t s : f.blocks[b].succs)
+      preds[s].push_back(static_cast<uint32_t>(b));
+  // Sweeps in reverse layout order visit only blocks marked dirty (a successor's live-in
+  // changed since they were last computed), until none is: the same least fixpoint as full
+  // round-robin sweeps, without recomputing the blocks a loop nest's later sweeps leave
+  // alone. One scratch set is reused instead of two allocations per block and pass (issue 23).
   llvm::BitVector in(nr);
-  bool changed = true;
-  while (changed) {
-    changed = false;
+  std::vector<uint8_t> dirty(nb, 1);
+  bool any = nb > 0;
+  while (any) {
+    any = false;
     for (size_t b = nb; b-- > 0;) {
+      if (!dirty[b])
+        continue;
+      dirty[b] = 0;
       llvm::BitVector &out = lv.liveOut[b];
       out.reset();
       for (uint32_t s : f.blocks[b].succs)
@@ -90,7 +103,10 @@ Liveness computeLiveness(const Function &f) {
       in |= lv.upwardExposed[b];
       if (in != lv.liveIn[b]) {
         std::swap(lv.liveIn[b], in);
-        changed = true;
+        for (uint32_t p : preds[b]) {
+          dirty[p] = 1;
+          any = true;
+        }
       }
     }
   }
@@ -99,6 +115,7 @@ Liveness computeLiveness(const Function &f) {
   // cut the backward solution. Without the cut, a temporary written under a guard (which
   // does not kill) would look live from the function entry down to its use; the value a read
   // sees where no definition reaches is undefined anyway, so no register needs to hold it.
+  // Forward sweeps in layout order, again over dirty blocks only.
   std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nr)), defIn(nb, llvm::BitVector(nr)),
       defOut(nb, llvm::BitVector(nr));
   for (size_t b = 0; b < nb; ++b)
@@ -106,23 +123,27 @@ Liveness computeLiveness(const Function &f) {
       for (const Operand &d : in.defs())
         if (int64_t r = index(d); r >= 0)
           defs[b].set(static_cast<unsigned>(r));
-  changed = true;
+  std::fill(dirty.begin(), dirty.end(), 1);
+  any = nb > 0;
   llvm::BitVector out(nr);
-  while (changed) {
-    changed = false;
+  while (any) {
+    any = false;
     for (size_t b = 0; b < nb; ++b) {
+      if (!dirty[b])
+        continue;
+      dirty[b] = 0;
       out = defIn[b];
       out |= defs[b];
-      if (out != defOut[b]) {
-        defOut[b] = out;
-        changed = true;
-      }
+      if (out == defOut[b] && !defOut[b].none())
+        continue;
+      defOut[b] = out;
       for (uint32_t s : f.blocks[b].succs) {
         in = defIn[s];
         in |= out;
         if (in != defIn[s]) {
           std::swap(defIn[s], in);
-          changed = true;
+          dirty[s] = 1;
+          any = true;
         }
       }
     }
