@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace ptxmini::ori {
 
@@ -44,6 +45,51 @@ void buildCFG(Function &f) {
   for (uint32_t b = 0; b < f.blocks.size(); ++b)
     for (uint32_t s : f.blocks[b].succs)
       f.blocks[s].preds.push_back(b);
+}
+
+std::vector<bool> labelledBlocks(const Function &f) {
+  std::vector<bool> v(f.blocks.size(), false);
+  for (const Block &blk : f.blocks)
+    for (const Instr &in : blk.instrs)
+      for (const Operand &o : in.ops)
+        if (o.kind == OperandKind::Block && o.reg < v.size())
+          v[o.reg] = true;
+  return v;
+}
+
+void reorderBlocks(Function &f, const std::vector<uint32_t> &order) {
+  std::vector<int64_t> remap(f.blocks.size(), -1);
+  for (size_t k = 0; k < order.size(); ++k)
+    remap[order[k]] = static_cast<int64_t>(k);
+  std::vector<Block> blocks;
+  blocks.reserve(order.size());
+  for (uint32_t b : order)
+    blocks.push_back(std::move(f.blocks[b]));
+  for (Block &blk : blocks)
+    for (Instr &in : blk.instrs)
+      for (Operand &o : in.ops)
+        if (o.kind == OperandKind::Block && o.reg < remap.size() && remap[o.reg] >= 0)
+          o.reg = static_cast<uint32_t>(remap[o.reg]);
+  f.blocks = std::move(blocks);
+}
+
+bool compactBlocks(Function &f, const std::vector<bool> &keep) {
+  std::vector<uint32_t> order;
+  order.reserve(f.blocks.size());
+  for (uint32_t b = 0; b < f.blocks.size(); ++b)
+    if (b == 0 || keep[b])
+      order.push_back(b);
+  if (order.size() == f.blocks.size())
+    return false;
+  reorderBlocks(f, order);
+  return true;
+}
+
+bool removeEmptyUnlabelledBlocks(Function &f) {
+  std::vector<bool> keep = labelledBlocks(f);
+  for (uint32_t b = 0; b < f.blocks.size(); ++b)
+    keep[b] = keep[b] || !f.blocks[b].instrs.empty();
+  return compactBlocks(f, keep);
 }
 
 } // namespace ptxmini::ori

@@ -158,25 +158,7 @@ bool removeUnreachable(ori::Function &f) {
       for (const Operand &o : in.ops)
         if (o.kind == OperandKind::Block && o.reg < reach.size())
           reach[o.reg] = true;
-  std::vector<int64_t> remap(f.blocks.size(), -1);
-  uint32_t n = 0;
-  for (uint32_t b = 0; b < f.blocks.size(); ++b)
-    if (reach[b])
-      remap[b] = n++;
-  if (n == f.blocks.size())
-    return false;
-  std::vector<ori::Block> kept;
-  kept.reserve(n);
-  for (uint32_t b = 0; b < f.blocks.size(); ++b)
-    if (reach[b])
-      kept.push_back(std::move(f.blocks[b]));
-  for (ori::Block &blk : kept)
-    for (Instr &in : blk.instrs)
-      for (Operand &o : in.ops)
-        if (o.kind == OperandKind::Block && o.reg < remap.size() && remap[o.reg] >= 0)
-          o.reg = static_cast<uint32_t>(remap[o.reg]);
-  f.blocks = std::move(kept);
-  return true;
+  return ori::compactBlocks(f, reach);
 }
 
 } // namespace

@@ -148,19 +148,7 @@ void runOptimizeHotColdInLoop(ori::Function &f, PhaseContext &pc) {
     for (uint32_t b = 0; b < f.blocks.size(); ++b)
       if (cold[b])
         order.push_back(b);
-    std::vector<uint32_t> remap(f.blocks.size());
-    for (uint32_t k = 0; k < order.size(); ++k)
-      remap[order[k]] = k;
-    std::vector<ori::Block> blocks;
-    blocks.reserve(order.size());
-    for (uint32_t b : order)
-      blocks.push_back(std::move(f.blocks[b]));
-    for (ori::Block &blk : blocks)
-      for (Instr &in : blk.instrs)
-        for (Operand &o : in.ops)
-          if (o.kind == OperandKind::Block && o.reg < remap.size())
-            o.reg = remap[o.reg];
-    f.blocks = std::move(blocks);
+    ori::reorderBlocks(f, order);
     runAnalyzeControlFlow(f, pc);
   }
   notes << "# [cold blocks moved=" << moved << "] [kept=" << kept << "]\n";

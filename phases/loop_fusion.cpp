@@ -404,32 +404,6 @@ std::string dependenceRefusal(FusionCtx &c, uint32_t a, const std::vector<uint32
   return {};
 }
 
-void removeEmptyUnlabelled(ori::Function &f) {
-  std::vector<bool> labelled(f.blocks.size(), false);
-  for (const ori::Block &blk : f.blocks)
-    for (const Instr &in : blk.instrs)
-      for (const Operand &o : in.ops)
-        if (o.kind == OperandKind::Block && o.reg < labelled.size())
-          labelled[o.reg] = true;
-  std::vector<int64_t> remap(f.blocks.size(), -1);
-  uint32_t kept = 0;
-  for (uint32_t b = 0; b < f.blocks.size(); ++b)
-    if (b == 0 || !f.blocks[b].instrs.empty() || labelled[b])
-      remap[b] = kept++;
-  if (kept == f.blocks.size())
-    return;
-  std::vector<ori::Block> blocks;
-  for (uint32_t b = 0; b < f.blocks.size(); ++b)
-    if (remap[b] >= 0)
-      blocks.push_back(std::move(f.blocks[b]));
-  for (ori::Block &blk : blocks)
-    for (Instr &in : blk.instrs)
-      for (Operand &o : in.ops)
-        if (o.kind == OperandKind::Block)
-          o.reg = static_cast<uint32_t>(remap[o.reg]);
-  f.blocks = std::move(blocks);
-}
-
 /// Tries the first fusable pair in layout order; true when one was fused.
 bool fuseOnce(FusionCtx &c, std::set<std::pair<std::string, std::string>> &reported) {
   ori::Function &f = c.f;
@@ -512,7 +486,7 @@ bool fuseOnce(FusionCtx &c, std::set<std::pair<std::string, std::string>> &repor
     ib.clear();
     c.notes << "# loop fusion: " << na << " + " << nb << ": fused\n";
     ++c.fused;
-    removeEmptyUnlabelled(f);
+    ori::removeEmptyUnlabelledBlocks(f);
     return true;
   }
   return false;

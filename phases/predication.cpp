@@ -328,23 +328,12 @@ bool convertAt(PredCtx &c, uint32_t h, std::optional<ori::Liveness> &lvCache) {
   return true;
 }
 
-/// Per block: whether some label operand names it.
-std::vector<bool> labelledBlocks(const ori::Function &f) {
-  std::vector<bool> v(f.blocks.size(), false);
-  for (const ori::Block &blk : f.blocks)
-    for (const Instr &in : blk.instrs)
-      for (const Operand &o : in.ops)
-        if (o.kind == OperandKind::Block && o.reg < v.size())
-          v[o.reg] = true;
-  return v;
-}
-
 /// Appends block b + 1 to b while b ends without a branch or terminator and b + 1 is
 /// entered only by falling out of b (no label names it); then removes the empty,
-/// unlabelled blocks left behind, renumbering label operands.
+/// unlabelled blocks left behind (ori::removeEmptyUnlabelledBlocks).
 void mergeAndCompact(ori::Function &f, const std::vector<bool> &touched) {
   // Moving instructions between blocks changes no label operand's target.
-  const std::vector<bool> labelled = labelledBlocks(f);
+  const std::vector<bool> labelled = ori::labelledBlocks(f);
   auto isLabelled = [&](const ori::Function &, uint32_t b) { return bool(labelled[b]); };
   for (uint32_t b = 0; b + 1 < f.blocks.size(); ++b) {
     if (!touched[b])
@@ -367,24 +356,7 @@ void mergeAndCompact(ori::Function &f, const std::vector<bool> &touched) {
         f.blocks[b].instrs.push_back(std::move(in));
     }
   }
-  std::vector<int64_t> remap(f.blocks.size(), -1);
-  uint32_t kept = 0;
-  for (uint32_t b = 0; b < f.blocks.size(); ++b)
-    if (b == 0 || !f.blocks[b].instrs.empty() || isLabelled(f, b))
-      remap[b] = kept++;
-  if (kept == f.blocks.size())
-    return;
-  std::vector<ori::Block> blocks;
-  blocks.reserve(kept);
-  for (uint32_t b = 0; b < f.blocks.size(); ++b)
-    if (remap[b] >= 0)
-      blocks.push_back(std::move(f.blocks[b]));
-  for (ori::Block &blk : blocks)
-    for (Instr &in : blk.instrs)
-      for (Operand &o : in.ops)
-        if (o.kind == OperandKind::Block)
-          o.reg = static_cast<uint32_t>(remap[o.reg]);
-  f.blocks = std::move(blocks);
+  ori::removeEmptyUnlabelledBlocks(f);
 }
 
 } // namespace
