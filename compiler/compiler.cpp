@@ -638,21 +638,25 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     }
     // A kernel may carry callees it never calls (the address-taken functions of a kernel that
     // only takes their addresses): HW: ptxas gives such a kernel no .rela.text and no
-    // CRS_STACK_SIZE; what counts is a CALL in its code or its callees'.
-    auto hasCall = [](const ori::Function &f) {
+    // CRS_STACK_SIZE; what counts is a CALL in its code or its callees'. A call to an extern
+    // (system) function, CALL.ABS (vprintf, malloc), sets CRS_STACK_SIZE 0 but needs no
+    // .rela.text: HW: ptxas 13.0.88 on cuda-samples EGLSync_CUDAEvent_Interop (a kernel whose
+    // only call is vprintf) writes neither .rel.text nor .rela.text for it.
+    auto callKinds = [](const ori::Function &f, bool &any, bool &relocated) {
       for (const ori::Block &b : f.blocks)
         for (const ori::Instr &in : b.instrs)
-          if (in.op == ori::Opcode::CALL)
-            return true;
-      return false;
+          if (in.op == ori::Opcode::CALL) {
+            any = true;
+            relocated = relocated || !llvm::is_contained(in.mods, ori::Modifier::ABS);
+          }
     };
-    bool calls = hasCall(lf.fn);
+    bool calls = false, relocatedCalls = false;
+    callKinds(lf.fn, calls, relocatedCalls);
     for (size_t c : callees)
-      calls = calls || hasCall(lowered[c].fn);
-    if (calls) {
-      fi.hasCalls = true;
+      callKinds(lowered[c].fn, calls, relocatedCalls);
+    if (calls)
       fi.crsStackSize = 0; // HW: ptxas writes CRS_STACK_SIZE 0 for kernels with calls
-    }
+    fi.hasCalls = relocatedCalls;
     if (!lf.setmaxnreg.empty()) {
       // HW: ptxas 13.0 writes EIATTR_REG_RECONFIG (0x54, no value) and CRS_STACK_SIZE 0 for a
       // kernel that keeps a setmaxnreg (cuobjdump -elf of a `.maxntid 384` kernel).
