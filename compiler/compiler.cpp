@@ -607,6 +607,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       debug->placeParams(lf.fn.name, addresses);
     }
     fi.paramBytes = lf.paramBytes;
+    for (const frontend::LoweredFunction::TexRef &t : lf.texRefs)
+      fi.texRefs.push_back(cubin::FunctionInfo::TexRefSlot{t.name, t.surface, t.offset});
     // HW: ptxas 13.0 reports a kernel using setmaxnreg with its entry count, the launch-bound
     // limit (`.maxntid 384` -> "Used 168 registers"): the pool setmaxnreg moves registers in.
     if (!lf.setmaxnreg.empty() && limit[k])
@@ -675,6 +677,15 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       fi.clusterDims = *lf.reqnctapercluster;
     if (usesTexturesOrSurfaces(lf.fn))
       mi.isaClass = std::max<uint8_t>(mi.isaClass, 2);
+    // HW: a module with a texture query has no .nv.callgraph (cubin_builder.h).
+    for (size_t i : [&] {
+           std::vector<size_t> v{k};
+           v.insert(v.end(), callees.begin(), callees.end());
+           return v;
+         }())
+      for (const ori::Block &b : lowered[i].fn.blocks)
+        for (const ori::Instr &in : b.instrs)
+          mi.noCallgraph |= in.op == ori::Opcode::TXQ;
     if (usesWgmma(lf.fn))
       mi.isaClass = std::max<uint8_t>(mi.isaClass, 4);
     mi.functions.push_back(std::move(fi));
@@ -722,12 +733,6 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   if (debug)
     debug->finish(mi, diag);
   std::string err;
-  // The cubin model has no layout for module data without code (cubin_builder.cpp): a clean
-  // refusal, not an internal error (cuda-samples simpleCUFFT_callback: only a .global holding
-  // a device function's address).
-  if (mi.functions.empty() && !mi.globals.empty())
-    diag.fatal("A module with module variables but no kernel is not supported by ptxas-mini's "
-               "code generator yet");
   auto model = cubin::buildCubin(mi, err);
   if (!model)
     diag.fatal("Internal error building the cubin: " + err);

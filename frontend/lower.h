@@ -50,6 +50,15 @@ struct LoweredFunction {
   /// the entry count (the launch-bound limit) as ptxas does.
   std::vector<uint32_t> setmaxnreg;
   bool setmaxnregIgnored = false; ///< C7508 reported (once per function, as ptxas does)
+  /// Kernels: the texture and surface references (`.global .texref` / `.surfref`) its code
+  /// names, in order of first use, each with the constant-bank-0 offset of its 4-byte slot
+  /// (frontend/lower/lower_tex.cpp).
+  struct TexRef {
+    std::string name;
+    bool surface = false;
+    uint32_t offset = 0;
+  };
+  std::vector<TexRef> texRefs;
 };
 
 /// A module-scope .global or .const variable as the cubin holds it.

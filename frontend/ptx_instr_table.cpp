@@ -210,7 +210,9 @@ bool typeInSet(ScalarType t, TypeSet set) {
   case TypeSet::Int:
     return isInt;
   case TypeSet::Arith:
-    return isInt || isFloat;
+    // .u16x2 / .s16x2: min and max (PTX ISA 8.0), the only Arith families taking them that
+    // ptxas accepts; the others' lowering refuses them.
+    return isInt || isFloat || t == ScalarType::U16X2 || t == ScalarType::S16X2;
   case TypeSet::Float:
     return isFloat;
   case TypeSet::Logic:

@@ -87,6 +87,8 @@ constexpr uint8_t kInfoOrder[] = {
     0x19, // CBANK_PARAM_SIZE
     0x0a, // PARAM_CBANK
     0x36, // SW_WAR
+    0x15, // BINDLESS_TEXTURE_BANK (HW: kernels naming a texref/surfref)
+    0x16, // BINDLESS_SURFACE_BANK
 };
 size_t infoRank(uint8_t attr) {
   for (size_t i = 0; i < std::size(kInfoOrder); ++i)
@@ -398,10 +400,19 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   // HW: a module without functions (ptxas 13.0 -arch=sm_90 on a PTX file with no kernel, or
   // whose device functions are all unreferenced) is an executable with the module sections,
   // the reserved shared section and no .rela.debug_frame (byte-compared with ptxas's output).
-  if (fns.empty() && (rel || !m.globals.empty())) {
-    error = "a module without functions but with module variables or -c is not modelled yet";
+  // Its module variables are laid out as with functions: the variable symbols and
+  // .nv.constant4 right after the reserved shared-memory symbols, .nv.global after the
+  // reserved shared section (HW: ptxas 13.0.88 on the ggml-cuda and simpleCUFFT_callback
+  // corpus files, read with readelf -S -s -r).
+  if (fns.empty() && rel) {
+    error = "a module without functions and -c is not modelled yet";
     return std::nullopt;
   }
+  for (const FunctionInfo *f : fns)
+    if (!f->texRefs.empty() && (rel || !f->isKernel)) {
+      error = "texture references outside a kernel or in relocatable output are not modelled";
+      return std::nullopt;
+    }
   auto hasRelText = [&](const FunctionInfo &f) {
     return f.referencesShared || f.hasCalls || !f.relocations.empty();
   };
@@ -453,8 +464,10 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   for (const FunctionInfo *f : fns)
     sFnInfo.push_back(addSection(".nv.info." + f->name, elf::kShtCudaInfo, elf::kShfInfoLink, 4,
                                  SectionKind::Attributes));
-  size_t sCall =
-      addSection(".nv.callgraph", elf::kShtCudaCallgraph, 0, 4, SectionKind::Callgraph);
+  // HW (ptxas 13.0.88): a module with a texture query (TXQ) has no .nv.callgraph.
+  size_t sCall = m.noCallgraph ? 0
+                               : addSection(".nv.callgraph", elf::kShtCudaCallgraph, 0, 4,
+                                            SectionKind::Callgraph);
   for (size_t i = 0; i < fns.size(); ++i)
     if (hasRelText(*fns[i]))
       sRelText[i] = addSection(".rela.text." + fns[i]->name, elf::kShtRela, elf::kShfInfoLink,
@@ -526,9 +539,24 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     if (!m.debugSections[d].relocs.empty())
       sRelDwarf[d] = addSection(".rela" + m.debugSections[d].name, elf::kShtRela,
                                 elf::kShfInfoLink, 8, SectionKind::Relocations);
+  // Texture and surface references (PTX texref mode): the kernel's constant bank 0 holds
+  // their header-index slots, so it gets relocations, and the bank comes before the code.
+  // HW (ptxas 13.0.88, two kernels naming texrefs): the first kernel's (processing order)
+  // .rela.nv.constant0.<k> before .rela.debug_frame, the others' after it; their
+  // .nv.constant0.<k> sections before the .text sections. GUESS: with a kernel naming none
+  // in the module too (its .nv.constant0 stays last), and the place among the other module
+  // data sections.
+  std::vector<size_t> sRelConst0(fns.size(), 0);
+  if (!fns.empty() && fns[0]->isKernel && !fns[0]->texRefs.empty())
+    sRelConst0[0] = addSection(".rela.nv.constant0." + fns[0]->name, elf::kShtRela,
+                               elf::kShfInfoLink, 8, SectionKind::Relocations);
   size_t sRelDebug = fns.empty() ? 0
                                  : addSection(".rela.debug_frame", elf::kShtRela,
                                               elf::kShfInfoLink, 8, SectionKind::Relocations);
+  for (size_t i = 1; i < fns.size(); ++i)
+    if (fns[i]->isKernel && !fns[i]->texRefs.empty())
+      sRelConst0[i] = addSection(".rela.nv.constant0." + fns[i]->name, elf::kShtRela,
+                                 elf::kShfInfoLink, 8, SectionKind::Relocations);
   size_t sC4 = anySlot ? addSection(".nv.constant4", elf::kShtProgbits, elf::kShfAlloc, 8,
                                     SectionKind::Bytes)
                        : 0;
@@ -553,6 +581,10 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                              elf::kShfAlloc | elf::kShfInfoLink, 4, SectionKind::Bytes);
       anyTable = true;
     }
+  for (size_t i = 0; i < fns.size(); ++i)
+    if (sRelConst0[i])
+      sConst0[i] = addSection(".nv.constant0." + fns[i]->name, elf::kShtProgbits,
+                              elf::kShfAlloc | elf::kShfInfoLink, 4, SectionKind::Bytes);
   for (const FunctionInfo *f : fns)
     sText.push_back(addSection(".text." + f->name, elf::kShtProgbits,
                                elf::kShfAlloc | elf::kShfExec, kTextAlign, SectionKind::Bytes));
@@ -578,9 +610,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       sBss = addSection(".nv.global", rel ? elf::kShtCudaGlobal : elf::kShtNobits,
                         elf::kShfWrite | elf::kShfAlloc, bssAlign, SectionKind::NoBits);
   }
-  if (fns.empty())
+  if (fns.empty()) {
     sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
                            elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
+    if (anyBss)
+      sBss = addSection(".nv.global", elf::kShtNobits, elf::kShfWrite | elf::kShfAlloc, bssAlign,
+                        SectionKind::NoBits);
+  }
   {
     std::map<size_t, uint64_t> ends; // section -> bytes placed so far
     for (size_t k = 0; k < m.globals.size(); ++k) {
@@ -603,7 +639,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
   }
   for (size_t i = 0; i < fns.size(); ++i)
-    if (fns[i]->isKernel)
+    if (fns[i]->isKernel && !sConst0[i])
       sConst0[i] = addSection(".nv.constant0." + fns[i]->name,
                               rel ? elf::kShtCudaConstantB0 : elf::kShtProgbits,
                               elf::kShfAlloc | elf::kShfInfoLink, 4, SectionKind::Bytes);
@@ -649,9 +685,15 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     plainSym("__nv_reservedSMEM_offset_0_alias", elf::kStbWeak << 4 | elf::kSttNotype, 0xa0,
              sReserved, 0, 0);
   };
-  if (fns.empty())
-    reservedSyms();
-  std::vector<size_t> fnSym(fns.size());
+  std::vector<size_t> fnSym(fns.size()), const0Sym(fns.size(), 0);
+  // HW: a kernel whose constant bank has relocations (texrefs) gets its section symbol
+  // after its .text's (after the reserved shared-memory symbols for the first function).
+  auto earlyConst0Sym = [&](size_t i) {
+    if (!sRelConst0[i])
+      return;
+    names.both(c.sections[sConst0[i]].name);
+    const0Sym[i] = sectionSym(sConst0[i]);
+  };
   std::vector<std::vector<uint8_t>> texts;
   for (const FunctionInfo *f : fns)
     texts.push_back(textWithTail(f->code));
@@ -659,6 +701,43 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   std::map<std::string, size_t> externSym;
   std::vector<std::vector<size_t>> localSymsOf(fns.size());
   bool sharedVarSeen = false, c4Done = false;
+  // Module variables, in declaration order: the section's name and symbol on first use
+  // (.nv.constant3 followed by 4 zero bytes), the variable (LOCAL OBJECT), and after the
+  // first variable with an address slot, .nv.constant4 (followed by 3 zero bytes).
+  auto moduleVarSyms = [&] {
+    std::vector<bool> seen(c.sections.size(), false);
+    for (size_t k = 0; k < m.globals.size(); ++k) {
+      const GlobalVar &g = m.globals[k];
+      size_t sec = varPlace[k].section;
+      if (!seen[sec]) {
+        seen[sec] = true;
+        names.both(c.sections[sec].name);
+        if (sec == sC3)
+          names.padBoth(4);
+        sectionSym(sec);
+      }
+      names.symOnly(g.name);
+      // HW: executables: LOCAL OBJECT; relocatable: LOCAL type 13 (STT_LOPROC) with
+      // st_other 0x20 (.global) or 0x80 (.const).
+      if (rel)
+        varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | 13,
+                             g.space == GlobalVar::Space::Const ? 0x80 : 0x20, sec,
+                             varPlace[k].offset, g.size);
+      else
+        varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | elf::kSttObject, 0, sec,
+                             varPlace[k].offset, g.size);
+      if (g.addressSlot && !c4Done) {
+        c4Done = true;
+        names.both(".nv.constant4");
+        names.padBoth(3);
+        sectionSym(sC4);
+      }
+    }
+  };
+  if (fns.empty()) {
+    reservedSyms();
+    moduleVarSyms();
+  }
   for (size_t i = 0; i < fns.size(); ++i) {
     const FunctionInfo &f = *fns[i];
     // HW: a non-.visible device function (relocatable output) is a LOCAL FUNC created
@@ -676,6 +755,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         names.both(".nv.shared." + f.name);
     }
     sectionSym(sText[i]);
+    if (i != 0)
+      earlyConst0Sym(i);
     if (sShared[i] && f.sharedBytes)
       sectionSym(sShared[i]);
     if (sTable[i]) {
@@ -709,38 +790,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       } else {
         reservedSyms();
       }
+      earlyConst0Sym(0);
       externSlots();
-      // Module variables, in declaration order: the section's name and symbol on first use
-      // (.nv.constant3 followed by 4 zero bytes), the variable (LOCAL OBJECT), and after the
-      // first variable with an address slot, .nv.constant4 (followed by 3 zero bytes).
-      std::vector<bool> seen(c.sections.size(), false);
-      for (size_t k = 0; k < m.globals.size(); ++k) {
-        const GlobalVar &g = m.globals[k];
-        size_t sec = varPlace[k].section;
-        if (!seen[sec]) {
-          seen[sec] = true;
-          names.both(c.sections[sec].name);
-          if (sec == sC3)
-            names.padBoth(4);
-          sectionSym(sec);
-        }
-        names.symOnly(g.name);
-        // HW: executables: LOCAL OBJECT; relocatable: LOCAL type 13 (STT_LOPROC) with
-        // st_other 0x20 (.global) or 0x80 (.const).
-        if (rel)
-          varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | 13,
-                               g.space == GlobalVar::Space::Const ? 0x80 : 0x20, sec,
-                               varPlace[k].offset, g.size);
-        else
-          varSym[k] = plainSym(g.name, elf::kStbLocal << 4 | elf::kSttObject, 0, sec,
-                               varPlace[k].offset, g.size);
-        if (g.addressSlot && !c4Done) {
-          c4Done = true;
-          names.both(".nv.constant4");
-          names.padBoth(3);
-          sectionSym(sC4);
-        }
-      }
+      moduleVarSyms();
     }
     if (localFn)
       names.both(".nv.info." + f.name);
@@ -813,6 +865,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     names.both(".rel.nv.global.init");
     names.both(".rela.nv.global.init");
   }
+  // GUESS: where ptxas names the constant-bank relocation sections (not compared).
+  for (size_t i = 0; i < fns.size(); ++i)
+    if (sRelConst0[i]) {
+      names.both(".rel.nv.constant0." + fns[i]->name);
+      names.both(".rela.nv.constant0." + fns[i]->name);
+    }
   if (sRelDebug) {
     names.both(".rel.debug_frame");
     names.both(".rela.debug_frame");
@@ -834,8 +892,11 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     for (size_t d : sDwarf)
       sectionSym(d);
   }
-  sectionSym(sCall);
+  if (sCall)
+    sectionSym(sCall);
 
+  bool texRefsDone = false;
+  std::map<std::string, size_t> texRefSym;
   for (size_t i = 0; i < fns.size(); ++i) {
     if (!fns[i]->isKernel && !fns[i]->visible)
       continue; // already a LOCAL FUNC
@@ -851,10 +912,22 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         names.symOnly(x);
         externSym[x] = plainSym(x, elf::kStbGlobal << 4 | elf::kSttFunc, 0, 0, 0, 0);
       }
+    // HW: the texture and surface references of every kernel (processing order, each in
+    // order of first use) follow the first kernel's symbol: undefined GLOBAL symbols of
+    // type 10 (texture) or 12 (surface).
+    if (!texRefsDone) {
+      texRefsDone = true;
+      for (const FunctionInfo *g : fns)
+        for (const FunctionInfo::TexRefSlot &t : g->texRefs)
+          if (!texRefSym.count(t.name)) {
+            names.symOnly(t.name);
+            texRefSym[t.name] = plainSym(t.name, elf::kStbGlobal << 4 | (t.surface ? 12 : 10),
+                                         0, 0, 0, 0);
+          }
+    }
   }
-  std::vector<size_t> const0Sym(fns.size(), 0);
   for (size_t i = 0; i < fns.size(); ++i)
-    if (sConst0[i]) {
+    if (sConst0[i] && !const0Sym[i]) {
       names.both(c.sections[sConst0[i]].name);
       const0Sym[i] = sectionSym(sConst0[i]);
     }
@@ -872,6 +945,16 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   symtab.symbols = syms;
   symtab.link = static_cast<uint32_t>(sStr);
   symtab.info = static_cast<uint32_t>(syms.size());
+  // HW: with texture references (undefined GLOBAL symbols last) ptxas 13.0.88 gives the
+  // index after the last LOCAL symbol, as ELF defines sh_info; everywhere else the last
+  // symbol is LOCAL (a .nv.constant0 section symbol) and the two agree. GUESS: relocatable
+  // output keeps the count.
+  if (texRefsDone && !texRefSym.empty())
+    for (size_t k = syms.size(); k-- > 0;)
+      if (syms[k].info >> 4 == elf::kStbLocal) {
+        symtab.info = static_cast<uint32_t>(k + 1);
+        break;
+      }
   symtab.entsize = elf::kSymSize;
 
   // .text, .nv.shared, .nv.constant0
@@ -888,8 +971,31 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
     if (sConst0[i]) {
       Section &k = c.sections[sConst0[i]];
-      k.data.assign(kParamBase + fns[i]->paramBytes, 0);
+      uint64_t size = kParamBase + fns[i]->paramBytes;
+      for (const FunctionInfo::TexRefSlot &t : fns[i]->texRefs)
+        size = std::max<uint64_t>(size, t.offset + 4);
+      k.data.assign(size, 0);
       k.info = static_cast<uint32_t>(sText[i]);
+    }
+    if (sRelConst0[i]) {
+      // HW: R_CUDA_TEX_HEADER_INDEX (6) / R_CUDA_SURF_HEADER_INDEX (52) on each slot, listed
+      // last slot first.
+      Section &r = c.sections[sRelConst0[i]];
+      r.link = static_cast<uint32_t>(sSym);
+      r.info = static_cast<uint32_t>(sConst0[i]);
+      r.entsize = elf::kRelaSize;
+      std::vector<FunctionInfo::TexRefSlot> slots = fns[i]->texRefs;
+      std::sort(slots.begin(), slots.end(),
+                [](const auto &a, const auto &b) { return a.offset > b.offset; });
+      for (const FunctionInfo::TexRefSlot &t : slots) {
+        if (t.offset < kParamBase + fns[i]->paramBytes || t.offset % 4) {
+          error = "texture reference '" + t.name + "': slot 0x" + hex(t.offset) +
+                  " overlaps the parameters or is misaligned";
+          return std::nullopt;
+        }
+        r.relocations.push_back({t.offset, t.surface ? 52u : 6u,
+                                 static_cast<uint32_t>(texRefSym.at(t.name)), 0});
+      }
     }
     if (sTable[i]) {
       Section &k = c.sections[sTable[i]];
@@ -988,6 +1094,14 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x2f, {y, f.regCount}));
       if (rel)
         a.push_back(sval(0x23, {y, f.minStackSize}));
+      // HW (ptxas 13.0.88, modules with a TXQ, one and two kernels): REGCOUNT,
+      // MAX_STACK_SIZE, MIN_STACK_SIZE, FRAME_SIZE per function. GUESS: MAX_STACK_SIZE
+      // carries the MIN_STACK_SIZE figure (both 0 in every probe); device functions.
+      if (m.noCallgraph && !rel) {
+        a.push_back(sval(0x23, {y, f.minStackSize}));
+        if (f.isKernel)
+          a.push_back(sval(0x12, {y, f.minStackSize}));
+      }
       // HW: callees' FRAME_SIZE last callee first.
       for (size_t j = f.localFunctions.size(); j-- > 0;)
         a.push_back(sval(0x11, {static_cast<uint32_t>(localSymsOf[k][j]),
@@ -996,7 +1110,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
     if (fns.empty())
       a.push_back(hval(0x5f, kMercuryIsaVersion)); // HW: the only record without functions
-    if (!rel)
+    if (!rel && !m.noCallgraph)
       for (size_t k = 0; k < fns.size(); ++k)
         if (fns[k]->isKernel)
           a.push_back(sval(0x12, {static_cast<uint32_t>(fnSym[k]), fns[k]->minStackSize}));
@@ -1062,6 +1176,11 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x0a, {static_cast<uint32_t>(const0Sym[i]), kParamBase | f.paramBytes << 16}));
     }
     a.push_back(sval(0x36, {kSwWar}));
+    if (!f.texRefs.empty()) {
+      // HW: both records, value 0, in every kernel naming a texref or surfref.
+      a.push_back(hval(0x15, 0, Attribute::BVal));
+      a.push_back(hval(0x16, 0, Attribute::BVal));
+    }
     for (const Attribute &x : f.extraAttributes)
       a.push_back(x);
     std::stable_sort(a.begin(), a.end(), [](const Attribute &x, const Attribute &y) {
@@ -1087,7 +1206,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   // call edges {caller, callee} in between: callers in processing order, callees in code
   // order, one edge per callee, read off the CALL relocations (R_CUDA_ABS55_16_34).
   // GUESS: the order of several callees of one caller (only one per caller seen).
-  {
+  if (sCall) {
     Section &s = c.sections[sCall];
     s.edges = {{0, -1}};
     // HW (executables): an edge from each function to each extern function it calls,
@@ -1299,8 +1418,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   if (!rel) {
     // HW: PHDR and a LOAD over the table; LOAD R E over the code; LOAD RW over the shared
     // and global data (file size = initialised bytes); LOAD R over the constant banks.
-    // HW: without functions only PHDR, its LOAD and the LOAD RW over the shared reserve.
-    c.programHeaders.resize(fns.empty() ? 3 : sC4 || sC3 || anyTable ? 6 : 5);
+    // HW: without functions only PHDR, its LOAD, the LOAD R over the constant banks when
+    // there is module data, and the LOAD RW over the shared reserve and the globals.
+    c.programHeaders.resize((fns.empty() ? 3 : 5) + (sC4 || sC3 || anyTable ? 1 : 0));
   }
   computeLayout(c);
   if (!rel) {

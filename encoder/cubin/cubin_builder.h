@@ -102,6 +102,16 @@ struct FunctionInfo {
   /// Kernels making indirect calls: .nv.constant2.<fn>, 64-bit entries (entry 0 is 1, then
   /// the code offset of each address-taken function in this .text; HW: ptxas 13.0).
   std::vector<uint64_t> functionTable;
+  /// Kernels: the texture and surface references (PTX texref mode) the code names, in order
+  /// of first use: a 4-byte slot each in .nv.constant0.<fn> at `offset` (after the
+  /// parameters), filled through R_CUDA_TEX_HEADER_INDEX / R_CUDA_SURF_HEADER_INDEX against
+  /// an undefined GLOBAL symbol of type 10 (texture) / 12 (surface).
+  struct TexRefSlot {
+    std::string name;
+    bool surface = false;
+    uint32_t offset = 0;
+  };
+  std::vector<TexRefSlot> texRefs;
   /// Line tables (ModuleInfo::lineInfo): the function's rows in .debug_line (source files
   /// of the .file table) and in .nv_debug_line_sass (lines of the PTX text, file 0).
   std::vector<LineRow> sourceLines, ptxLines;
@@ -182,6 +192,9 @@ struct ModuleInfo {
   std::vector<uint8_t> regSass, regType;
   std::string toolOptions = "-arch sm_90 "; ///< .note.nv.tkinfo command line
   uint8_t isaClass = 1;           ///< .nv.compat ISA_CLASS (1 plain, 2 TMA, 4 wgmma)
+  /// A texture query (TXQ) in some function: no .nv.callgraph, and MAX_STACK_SIZE /
+  /// MIN_STACK_SIZE with each function's records in .nv.info (HW: ptxas 13.0.88).
+  bool noCallgraph = false;
   bool usesTensormap = false;
   /// Functions in PTX definition order. ptxas emits them in reverse.
   std::vector<FunctionInfo> functions;

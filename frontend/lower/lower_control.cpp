@@ -39,7 +39,8 @@ bool lowerBra(LowerCtx &ctx, const ptx::Instruction &in) {
 }
 
 bool lowerExit(LowerCtx &ctx, const ptx::Instruction &in) {
-  if (!ctx.onlyModifiers(in, {}))
+  // ret.uni only asserts that the threads do not diverge (HW: ptxas 13.0 emits the same EXIT).
+  if (!ctx.onlyModifiers(in, {"uni"}))
     return false;
   if (!ctx.out.isKernel)
     return ctx.unsupported(in);

@@ -14,7 +14,8 @@
 ///                   8-32-bit results; 64-bit results flush a .ftz source with FMUL.FTZ x, 1
 ///   float -> float  F2F.<dst>.<src>[.rnd], F2FP.(F16|BF16).F32.PACK_AB[.RZ] for rn/rz
 ///                   narrowing from f32, bf16 -> f32 as a shift, FRND for .rni etc. on
-///                   f32/f64, FADD[.FTZ].SAT d, RZ, a for .sat and .ftz on f32;
+///                   f32/f64, FADD[.FTZ].SAT d, RZ, a for .sat and .ftz on f32, HADD2 d, a, -RZ
+///                   for f16 -> f16 and bf16 -> bf16;
 ///                   f64 -> f32 with .ftz flushes below 2^-126 - 2^-151 like ptxas
 ///   f16x2/bf16x2    cvt.rn/rz[.relu][.satfinite].f16x2.f32 d, a, b: F2FP...PACK_AB d, a, b
 ///   tf32            cvt.rna/rn/rz.tf32.f32 on the integer bits (ptxas's rna sequence)
@@ -377,9 +378,18 @@ struct Cvt {
       if (m.rnd != Rnd::None && !m.integral)
         return ctx.unsupported(in, "Modifier of '" + in.fullOpcode() + "'");
       if (dt == ScalarType::F16 || dt == ScalarType::BF16) {
-        if (m.integral || (!m.sat))
+        if (m.integral)
           return ctx.unsupported(in);
-        return saturateFloat(src, dt);
+        if (m.sat)
+          return saturateFloat(src, dt);
+        // HW: ptxas 13.0.88 adds -0 (cvt.f16.f16: HADD2 d, a.H0_H0, -RZ.H0_H0; bf16: the
+        // same sum as HFMA2.BF16_V2 d, -RZ, RZ, a), which keeps every value, -0 included.
+        Operand negZero = RZ();
+        negZero.mods |= ori::OM_NEG;
+        ori::Instr &i = ctx.emit(Opcode::HADD2, {}, {d}, {src, negZero});
+        if (dt == ScalarType::BF16)
+          i.mods.push_back(Modifier::BF16_V2);
+        return true;
       }
       Operand v = src;
       if (m.integral) {

@@ -4,7 +4,8 @@
 /// SASS selected for sm_90 (HW: ptxas 13.0.88 on probe kernels, unless a line says GUESS):
 ///   add/sub.{s,u}16/32   IADD3 d, a, (-)b, RZ
 ///   add/sub.64           IADD3 lo, P, a.lo, (-)b.lo, RZ ; IADD3.X hi, a.hi, b.hi|~b.hi, RZ, P, !PT
-///   add/sub.sat.s32      not the PLOP3.SIGN form ptxas uses (absent from our tables): the
+///   add/sub.sat.s32, mad.hi.sat.s32 (the high word, then the same saturating add)
+///                        not the PLOP3.SIGN form ptxas uses (absent from our tables): the
 ///                        sum, then overflow = ((a^t) & (b^t)) < 0 [sub: ((a^b) & (a^t)) < 0]
 ///                        and SEL of the saturated value (a<0 ? INT_MIN : INT_MAX)
 ///   add.cc/addc/sub.cc/subc/mad.cc/madc
@@ -25,6 +26,7 @@
 ///   neg                  IADD3 d, -a, RZ, RZ;  .64: IADD3 + IADD3.X from RZ
 ///   abs                  IABS;  .64: negate, ISETP.LT on the high word, two SELs
 ///   min/max.16/32        VIMNMX[.U32|.S16x2|.U16x2][.RELU] d, a, b, PT (min) / !PT (max)
+///   min/max.u16x2/.s16x2 VIMNMX.U16x2 / .S16x2 on both halves
 ///   min/max.64           ISETP.LT/GT.U32 + ISETP.EX, two SELs
 ///   dp4a / dp2a          IDP.4A.{U8,S8}.{U8,S8} / IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}
 //===----------------------------------------------------------------------------------===//
@@ -80,6 +82,21 @@ void addWithCarry(IntSel &s, const Operand &d, const Operand &a, const Operand &
     s.ctx.carryFlag = pout;
 }
 
+/// d = a + b (a - b when `sub`) saturated to the signed 32-bit range. Overflow iff the
+/// operands' signs make it possible and the result's differs. LOP3 truth tables over
+/// (a=0xf0, b=0xcc, c=0xaa): add (a^c)&(b^c) = 0x42, sub (a^b)&(a^c) = 0x18.
+void satAddSub32(IntSel &s, const Operand &d, const Operand &a, const Operand &b, bool sub) {
+  Operand nb = sub ? negate(b) : b;
+  Operand t = s.temp(), o = s.temp(), sg = s.temp(), lim = s.temp(), p = s.ptemp();
+  Operand ar = s.inReg(a);
+  s.emit(Opcode::IADD3, {}, {t}, {ar, nb, RZ()});
+  s.emit(Opcode::LOP3, {Modifier::LUT}, {o}, {ar, b, t, imm(sub ? 0x18 : 0x42), NPT()});
+  s.emit(Opcode::ISETP, {Modifier::LT, Modifier::AND}, {p, PT()}, {o, RZ(), PT()});
+  s.emit(Opcode::SHF, {Modifier::R, Modifier::S32, Modifier::HI}, {sg}, {RZ(), imm(31), ar});
+  s.emit(Opcode::LOP3, {Modifier::LUT}, {lim}, {sg, imm(0x7fffffff), RZ(), imm(0x3c), NPT()});
+  s.emit(Opcode::SEL, {}, {d}, {lim, t, p});
+}
+
 bool lowerAddSub(LowerCtx &ctx, const ptx::Instruction &in, bool sub) {
   IntSel s(ctx, in);
   if (!isIntType(s.type()))
@@ -112,17 +129,7 @@ bool lowerAddSub(LowerCtx &ctx, const ptx::Instruction &in, bool sub) {
     s.emit(Opcode::IADD3, {}, {d}, {a, nb, RZ()});
     return true;
   }
-  // Saturation: overflow iff the operands' signs make it possible and the result's differs.
-  // LOP3 truth tables over (a=0xf0, b=0xcc, c=0xaa): add (a^c)&(b^c) = 0x42, sub
-  // (a^b)&(a^c) = 0x18.
-  Operand t = s.temp(), o = s.temp(), sg = s.temp(), lim = s.temp(), p = s.ptemp();
-  Operand ar = s.inReg(a);
-  s.emit(Opcode::IADD3, {}, {t}, {ar, nb, RZ()});
-  s.emit(Opcode::LOP3, {Modifier::LUT}, {o}, {ar, b, t, imm(sub ? 0x18 : 0x42), NPT()});
-  s.emit(Opcode::ISETP, {Modifier::LT, Modifier::AND}, {p, PT()}, {o, RZ(), PT()});
-  s.emit(Opcode::SHF, {Modifier::R, Modifier::S32, Modifier::HI}, {sg}, {RZ(), imm(31), ar});
-  s.emit(Opcode::LOP3, {Modifier::LUT}, {lim}, {sg, imm(0x7fffffff), RZ(), imm(0x3c), NPT()});
-  s.emit(Opcode::SEL, {}, {d}, {lim, t, p});
+  satAddSub32(s, d, a, b, sub);
   return true;
 }
 
@@ -158,16 +165,19 @@ bool lowerMulMad(LowerCtx &ctx, const ptx::Instruction &in, bool mad, bool madc)
   IntSel s(ctx, in);
   if (!isIntType(s.type()))
     return s.fail();
-  if (!ctx.onlyModifiers(in, {"lo", "hi", "wide", "cc"}))
+  if (!ctx.onlyModifiers(in, {"lo", "hi", "wide", "cc", "sat"}))
     return false;
   unsigned n = mad ? 3 : 2;
   Operand d, x[3];
   if (!s.operands(n, d, x))
     return false;
-  bool wide = in.has("wide"), hi = in.has("hi"), cc = in.has("cc");
+  bool wide = in.has("wide"), hi = in.has("hi"), cc = in.has("cc"), sat = in.has("sat");
   bool sgn = s.isSigned();
   unsigned bits = s.bits();
   if ((wide && bits == 64) || (cc && (bits < 32 || wide)) || (madc && wide))
+    return s.fail();
+  // mad.hi.sat.s32 (the only .sat form): the high word, then a saturating add of c.
+  if (sat && (!mad || madc || !hi || cc || bits != 32 || !sgn))
     return s.fail();
   Operand c = mad ? x[2] : Operand{};
   if (wide) {
@@ -209,6 +219,10 @@ bool lowerMulMad(LowerCtx &ctx, const ptx::Instruction &in, bool mad, bool madc)
   }
   if (!addLater)
     return true;
+  if (sat) {
+    satAddSub32(s, d, p, s.r32(c), false);
+    return true;
+  }
   if (madc) {
     addWithCarry(s, d, p, c, false, cc, bits);
     return true;
@@ -258,6 +272,22 @@ bool mul24(LowerCtx &ctx, const ptx::Instruction &in, bool mad) {
 
 bool minMax(LowerCtx &ctx, const ptx::Instruction &in, bool isMin) {
   IntSel s(ctx, in);
+  if (s.type() == ptx::ScalarType::U16X2 || s.type() == ptx::ScalarType::S16X2) {
+    // HW: ptxas 13.0.88: min/max.u16x2 / .s16x2 is VIMNMX.U16x2 / .S16x2 d, a, b, PT / !PT.
+    if (!ctx.onlyModifiers(in, {}))
+      return false;
+    if (in.operands.size() != 3 || !in.operands[0].is<ptx::RegOperand>())
+      return s.badForm();
+    Operand d = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
+    Operand a = ctx.source(in, in.operands[1]), b = ctx.source(in, in.operands[2]);
+    if (d.kind == ori::OperandKind::None || a.kind == ori::OperandKind::None ||
+        b.kind == ori::OperandKind::None)
+      return false;
+    s.emit(Opcode::VIMNMX,
+           {s.type() == ptx::ScalarType::S16X2 ? Modifier::S16x2 : Modifier::U16x2}, {d},
+           {s.inReg(s.r32(a)), s.r32(b), isMin ? PT() : NPT()});
+    return true;
+  }
   if (!isIntType(s.type()))
     return s.fail();
   if (!ctx.onlyModifiers(in, {"relu"}))

@@ -35,6 +35,8 @@
 ///   cvta.global / .to     a copy (a global address is its generic address)
 ///   cvta.shared           lo = the shared address, hi = S2R SR_SWINHI
 ///   cvta.to.shared        lo = the low half, hi = 0
+///   cvta[.to].const       plus / minus the .const bank's generic address (c[0x0][0xd0])
+///   cvta[.to].param       plus / minus the parameter window's generic address
 ///   mov d, %sreg          special registers: lower_sreg.cpp (the target's table)
 /// Everything else (.local, device-function .param, .mmio, cache-policy operands, ...) is
 /// reported as not supported.
@@ -42,6 +44,7 @@
 #include "frontend/lower/lower_mem.h"
 
 #include "frontend/lower/lower_common.h"
+#include "frontend/lower/lower_int.h"
 
 #include <algorithm>
 #include <array>
@@ -941,9 +944,25 @@ bool lowerMultimem(LowerCtx &ctx, const ptx::Instruction &in) {
 /// d = ((0x100 | primary | secondary | (ceil(fraction * 16) - 1)) << 20) << 32, primary
 /// evict_unchanged 0x00 / evict_first 0x20 / evict_last 0x40 / evict_normal 0x60, secondary
 /// evict_unchanged 0x00 / evict_first 0x10 (probed on every pair and on the fractions 1.0,
-/// 0.99, 0.5, 0.3, 0.25, 0.0625, 0.01). ptxas-mini moves the constant into d. The .range and
-/// .cvt forms are refused.
+/// 0.99, 0.5, 0.3, 0.25, 0.0625, 0.01). ptxas-mini moves the constant into d.
+/// createpolicy.cvt.L2.b64 d, a converts a policy made for an older target: on sm_90 ptxas
+/// 13.0.88 copies it (R2UR of both words, UIMAD.WIDE.U32 d, URZ, URZ, a, MOVs back), so
+/// ptxas-mini moves a into d. The .range form is refused.
 bool lowerCreatePolicy(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (in.has("cvt")) {
+    if (!ctx.onlyModifiers(in, {"cvt", "L2"}))
+      return false;
+    if (in.operands.size() != 2 || !in.has("L2"))
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    Operand d = plainReg(ctx, in, in.operands[0]), a = plainReg(ctx, in, in.operands[1]);
+    if (d.kind == OperandKind::None || a.kind == OperandKind::None)
+      return false;
+    if (d.width != 2 || a.width != 2)
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    ctx.emit(Opcode::MOV, {}, {component(d, 0)}, {component(a, 0)});
+    ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {component(a, 1)});
+    return true;
+  }
   if (!in.has("fractional") || in.operands.empty() || in.operands.size() > 2)
     return ctx.unsupported(in);
   uint32_t code = 0x100;
@@ -1297,16 +1316,34 @@ bool lowerCvta(LowerCtx &ctx, const ptx::Instruction &in) {
       ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {hi});
     }
     return true;
+  case StateSpace::Const: {
+    // HW: ptxas 13.0.88: cvta.const adds the .const bank's generic address c[0x0][0xd0]
+    // (ULDC.64, IADD3, IADD3.X) to the bank offset `mov d, cvar` gives; cvta.to.const
+    // subtracts it.
+    Operand win = ctx.temp(RegClass::R, 2);
+    ctx.emit(Opcode::LDC, {Modifier::Size64}, {win},
+             {Operand::cbank(0, ctx.target.memory().constWindowOffset)});
+    intsel::IntSel(ctx, in).add64(d, s, win, to);
+    return true;
+  }
   case StateSpace::Param: {
     // The generic address of a kernel parameter (grid constants, TMA descriptors): the
     // parameter block's generic address (c[0x0][paramWindowFirst]) plus the parameter's
     // offset in the block. ptxas-mini's `mov d, param` gives paramBase + offset (the
     // constant-bank address ld.param [reg] reads), so paramBase comes off again here.
-    if (to || !ctx.out.isKernel)
+    if (!ctx.out.isKernel)
       return ctx.unsupported(in);
     Operand win = ctx.temp(RegClass::R, 2);
     ctx.emit(Opcode::LDC, {Modifier::Size64}, {win},
              {Operand::cbank(0, ctx.target.constBank().paramWindowFirst)});
+    if (to) {
+      // The inverse: the generic address minus the window (HW: ptxas 13.0.88 subtracts
+      // c[0x0][0x198]) plus paramBase, the bank address ld.param [reg] reads here.
+      Operand off = ctx.temp(RegClass::R, 2);
+      intsel::IntSel(ctx, in).add64(off, s, win, true);
+      add64Imm(ctx, d, off, static_cast<int64_t>(ctx.target.constBank().paramBase));
+      return true;
+    }
     if (src.is<ptx::SymbolOperand>()) {
       const auto &sym = src.as<ptx::SymbolOperand>();
       auto p = ctx.params.find(sym.name);

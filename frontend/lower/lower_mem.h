@@ -19,7 +19,9 @@ namespace ptxmini::frontend::lower {
 
 /// A module-scope variable as the code addresses it.
 struct ModuleVar {
-  enum class Kind : uint8_t { Global, Const, Shared };
+  /// TexRef / SurfRef: a `.global .texref` / `.surfref` (no storage; kernels read its
+  /// header index from a constant-bank-0 slot, lower_tex.cpp).
+  enum class Kind : uint8_t { Global, Const, Shared, TexRef, SurfRef };
   Kind kind = Kind::Global;
   uint32_t size = 0, align = 1;
   uint32_t constOffset = 0; ///< Const: offset in the .const bank

@@ -201,6 +201,18 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
   data.functionPointers = addressTakenFunctions(m);
   for (size_t i = 0; i < data.functionPointers.size(); ++i)
     layout.functionPointers[data.functionPointers[i]] = static_cast<uint32_t>(8 * (i + 1));
+  // HW (ptxas 13.0.88): in a module without kernels no function is emitted, and a function's
+  // address in an initializer is its 1-based index among the address-taken functions in
+  // order of first declaration (a prototype counts): `.func f2(...);` before the bodies of
+  // f1 and f2 makes `tbl[3] = {f2, f1, 0}` hold 1, 2, 0; without the prototype 2, 1, 0.
+  if (std::none_of(m.functions.begin(), m.functions.end(),
+                   [](const ptx::Function &f) { return f.isEntry && f.hasBody; })) {
+    uint32_t index = 0;
+    llvm::StringMap<bool> seen;
+    for (const ptx::Function &f : m.functions)
+      if (layout.functionPointers.count(f.name) && seen.insert({f.name, true}).second)
+        layout.functionPointers[f.name] = ++index;
+  }
   layout.functionPointerOrder = data.functionPointers;
   std::vector<size_t> globalRows; // indices into data.variables of .global variables
   uint64_t constEnd = 0;
@@ -230,6 +242,17 @@ bool layoutModuleData(const ptx::Module &m, const Target &, DiagEngine &diag,
     v.align = d.align ? d.align : std::max<unsigned>(1, elementBytes(d) * d.vectorWidth);
     uint64_t size = declSize(d);
     if (ptx::typeKind(d.type) == ptx::TypeKind::Opaque) {
+      // Texture and surface references (PTX texref mode): no storage; each kernel naming one
+      // gets a header-index slot in its constant bank 0 (lower_tex.cpp). Sampler references
+      // (independent mode) and initialised references are not modelled.
+      if (d.space == ptx::StateSpace::Global && !d.hasInit &&
+          (d.type == ptx::ScalarType::TEXREF || d.type == ptx::ScalarType::SURFREF) &&
+          d.linkage != ptx::Linkage::Extern) {
+        v.kind = d.type == ptx::ScalarType::TEXREF ? ModuleVar::Kind::TexRef
+                                                   : ModuleVar::Kind::SurfRef;
+        layout.vars[d.name] = v;
+        continue;
+      }
       refuse(d, "a ." + std::string(ptx::typeName(d.type)) + " variable");
       continue;
     }

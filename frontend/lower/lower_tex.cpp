@@ -22,20 +22,23 @@
 ///                   .zero = IGN, .clamp = neither; 8- and 16-bit vector elements packed
 ///                   into 32-bit words with PRMT (sust) and unpacked with PRMT (suld)
 ///   txq/suq .width/.height/.depth   TXQ RZ, d, 0, TEX_HEADER_DIMENSION, URh, 0x0, 1|2|4
-///                   (selected, but refused until the cubin writer writes such a module as
-///                   ptxas does: see lowerQuery)
+///   istypep         one bit of the handle's high word (lowerIstypep)
 ///
 /// Vectors of a (1, 2, 3 or 4 registers) and of the data are aligned pairs / quads; a
 /// three-register `a` is a quad whose fourth register holds b, as ptxas allocates it. Results
 /// land in temporaries and are moved to the PTX registers. ptxas narrows the write mask to
 /// the components the program uses and coalesces the moves; this selection always fetches
-/// all four. Not selected (an error naming the instruction): texture references (PTX texref
-/// mode, `.global .texref`), handles that are not a kernel parameter loaded once with
-/// ld.param (ptxas then loops over the distinct handles of the warp with R2UR), tld4,
-/// tex.grad, depth compare, offsets, multisample geometries, f16 results, formatted surface
-/// access (sust.p), sured, and the other txq/suq queries.
+/// all four. A handle that is not a kernel parameter is served by a loop over the warp's
+/// distinct handles (withHandle); a texture or surface reference (PTX texref mode, `.global
+/// .texref` / `.surfref`) is read from its slot in the kernel's constant bank 0 (texRefSlot).
+/// Not selected (an error naming the instruction): sampler references, tld4, tex.grad, depth
+/// compare, offsets, multisample geometries, f16 results, formatted surface access (sust.p),
+/// sured, and the other txq/suq queries.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
+#include "frontend/lower/lower_mem.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <array>
 #include <optional>
@@ -177,35 +180,150 @@ std::optional<uint32_t> handleParamOffset(LowerCtx &ctx, const std::string &reg)
   return ctx.target.constBank().paramBase + p->second.offset + static_cast<uint32_t>(addr.offset);
 }
 
-/// The handle operand `[h, {...}]` of a texture or surface instruction loaded into uniform
-/// registers: a pair (high word cleared) for TEX/TLD/TXQ, one register for SULD/SUST.
-Operand loadHandle(LowerCtx &ctx, const ptx::Instruction &in, const ptx::AddressOperand &addr,
-                   bool pair) {
+/// The module texture or surface reference `name` names (nullptr when it names none).
+const ModuleVar *textureReference(const LowerCtx &ctx, const std::string &name) {
+  if (!ctx.moduleLayout)
+    return nullptr;
+  auto it = ctx.moduleLayout->vars.find(name);
+  if (it == ctx.moduleLayout->vars.end() || (it->second.kind != ModuleVar::Kind::TexRef &&
+                                             it->second.kind != ModuleVar::Kind::SurfRef))
+    return nullptr;
+  return &it->second;
+}
+
+void collectTexRefs(const LowerCtx &ctx, const ptx::Block &b,
+                    std::vector<LoweredFunction::TexRef> &out) {
+  for (const ptx::Statement &st : b.statements) {
+    if (st.is<ptx::Block>()) {
+      collectTexRefs(ctx, st.as<ptx::Block>(), out);
+      continue;
+    }
+    if (!st.is<ptx::Instruction>())
+      continue;
+    for (const ptx::Operand &o : st.as<ptx::Instruction>().operands) {
+      if (!o.is<ptx::AddressOperand>())
+        continue;
+      const auto &a = o.as<ptx::AddressOperand>();
+      if (a.baseKind != ptx::AddressOperand::BaseKind::Symbol)
+        continue;
+      const ModuleVar *v = textureReference(ctx, a.base);
+      if (v && std::none_of(out.begin(), out.end(),
+                            [&](const LoweredFunction::TexRef &r) { return r.name == a.base; }))
+        out.push_back({a.base, v->kind == ModuleVar::Kind::SurfRef, 0});
+    }
+  }
+}
+
+/// The constant-bank-0 offset of the header-index slot of texture or surface reference
+/// `name` in this kernel. HW (ptxas 13.0.88, one and two kernels naming texrefs and surfrefs
+/// declared and used in different orders, read with cuobjdump -elf / -sass): a kernel's
+/// references get 4-byte slots right after its parameters, the textures first, then the
+/// surfaces, each in order of first use in the body; the driver fills them through
+/// R_CUDA_TEX_HEADER_INDEX / R_CUDA_SURF_HEADER_INDEX relocations in .rela.nv.constant0.<k>
+/// (the cubin builder writes them from LoweredFunction::texRefs, kept in order of first use:
+/// the symbol order), and the code reads them as it reads a bindless handle parameter
+/// (ULDC, high word URZ).
+uint32_t texRefSlot(LowerCtx &ctx, const std::string &name) {
+  std::vector<LoweredFunction::TexRef> &refs = ctx.out.texRefs;
+  if (refs.empty()) {
+    collectTexRefs(ctx, ctx.pfn.body, refs);
+    uint32_t next = ctx.target.constBank().paramBase + (ctx.out.paramBytes + 3) / 4 * 4;
+    for (bool surface : {false, true})
+      for (LoweredFunction::TexRef &r : refs)
+        if (r.surface == surface) {
+          r.offset = next;
+          next += 4;
+        }
+  }
+  for (const LoweredFunction::TexRef &r : refs)
+    if (r.name == name)
+      return r.offset;
+  return 0; // not reached: the scan saw every reference of the body
+}
+
+/// Emits, through `issue`, the texture or surface instruction whose handle operand is
+/// `[h, {...}]`, with h in uniform registers: a pair (high word cleared for a parameter) for
+/// TEX/TLD/TXQ, one register for SULD/SUST.
+///   A kernel parameter loaded once with ld.param: ULDC from its constant-bank slot (and
+///     UMOV URZ into the high word).
+///   Any other 64-bit register (a handle selected or loaded at run time): a loop over the
+///     distinct handles of the warp. HW: ptxas 13.0.88 (cuda-samples bindlessTexture,
+///     d_render) loops with `@P1 R2UR P0, UR4, R8; @P1 R2UR.OR P0, UR5, R9; @!P0 TEX ...;
+///     @P1 BRA.U.ANY`; this lowering spells the same loop with ELECT, which the emulator
+///     models: the lowest pending thread's handle goes into uniform registers (R2UR under
+///     the elected predicate), every pending thread holding the same handle (ISETP against
+///     the uniform registers) issues the instruction and is served, and the loop runs while
+///     any thread is pending. A guarded PTX instruction starts with its guard as the pending
+///     set. SULD/SUST compare the low word only (the word they read).
+bool withHandle(LowerCtx &ctx, const ptx::Instruction &in, const ptx::AddressOperand &addr,
+                bool pair, llvm::function_ref<void(const Operand &)> issue) {
+  std::optional<uint32_t> off;
   if (addr.baseKind == ptx::AddressOperand::BaseKind::Symbol) {
-    ctx.unsupported(in, "Texture or surface reference '" + addr.base + "' (PTX texref mode) in '" +
-                            in.fullOpcode() + "'");
-    return {};
+    if (!textureReference(ctx, addr.base) || !ctx.pfn.isEntry || addr.offset != 0)
+      return ctx.unsupported(in, "Texture or surface reference '" + addr.base +
+                                     "' outside a kernel or with an offset in '" +
+                                     in.fullOpcode() + "'");
+    off = texRefSlot(ctx, addr.base);
+  } else if (addr.baseKind != ptx::AddressOperand::BaseKind::Register || addr.offset != 0) {
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  } else {
+    off = handleParamOffset(ctx, addr.base);
   }
-  if (addr.baseKind != ptx::AddressOperand::BaseKind::Register || addr.offset != 0) {
-    ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-    return {};
-  }
-  std::optional<uint32_t> off = handleParamOffset(ctx, addr.base);
-  if (!off) {
-    ctx.unsupported(in, "A texture or surface handle that is not a kernel parameter loaded "
-                        "once with ld.param ('" + addr.base + "' in '" + in.fullOpcode() + "')");
-    return {};
-  }
-  // Unguarded: a uniform instruction takes no per-thread guard, and loading a parameter has
-  // no effect to suppress (ptxas guards them with a VOTEU-made UP; not needed for a load).
   Operand guard = ctx.curGuard;
+  if (off) {
+    // Unguarded: a uniform instruction takes no per-thread guard, and loading a parameter
+    // has no effect to suppress (ptxas guards them with a VOTEU-made UP; not needed for a
+    // load).
+    ctx.curGuard = {};
+    Operand h = ctx.temp(RegClass::UR, pair ? 2 : 1);
+    ctx.emit(Opcode::ULDC, {}, {pair ? component(h, 0) : h}, {Operand::cbank(0, *off)});
+    if (pair)
+      ctx.emit(Opcode::UMOV, {}, {component(h, 1)}, {Operand::fixed(RegClass::UR)});
+    ctx.curGuard = guard;
+    issue(h);
+    return true;
+  }
+  Operand src = ctx.reg(in, addr.base);
+  if (src.kind == ori::OperandKind::None)
+    return false;
+  if (src.kind != ori::OperandKind::VReg || src.cls != RegClass::R || src.width != 2)
+    return ctx.unsupported(in, "A texture or surface handle that is not a 64-bit register ('" +
+                                   addr.base + "' in '" + in.fullOpcode() + "')");
   ctx.curGuard = {};
+  Operand pending = ctx.temp(RegClass::P), elected = ctx.temp(RegClass::P),
+          same = ctx.temp(RegClass::P);
+  const Operand urz = Operand::fixed(RegClass::UR);
+  // PLOP3.LUT 0x8 of three true inputs is false, 0x80 their conjunction (as
+  // perThreadUniformLoop). `elected` is false outside the ELECT of each iteration, so only
+  // the leader's R2UR writes the uniform registers.
+  auto setFalse = [&](const Operand &p) {
+    ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {p, PT()},
+             {PT(), PT(), PT(), Operand::intImm(0x8), Operand::intImm(0)});
+  };
+  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {pending, PT()},
+           {PT(), guard.kind == ori::OperandKind::None ? PT() : guard, PT(),
+            Operand::intImm(0x80), Operand::intImm(0)});
+  setFalse(elected);
+  uint32_t loop = ctx.startBlock();
+  ctx.emit(Opcode::ELECT, {}, {elected, urz}, {PT()}).guard = pending;
   Operand h = ctx.temp(RegClass::UR, pair ? 2 : 1);
-  ctx.emit(Opcode::ULDC, {}, {pair ? component(h, 0) : h}, {Operand::cbank(0, *off)});
-  if (pair)
-    ctx.emit(Opcode::UMOV, {}, {component(h, 1)}, {Operand::fixed(RegClass::UR)});
+  const unsigned words = pair ? 2 : 1;
+  for (unsigned k = 0; k < words; ++k)
+    ctx.emit(Opcode::R2UR, {}, {pair ? component(h, k) : h}, {component(src, k)}).guard =
+        elected;
+  setFalse(elected);
+  for (unsigned k = 0; k < words; ++k)
+    ctx.emit(Opcode::ISETP, {Modifier::EQ, Modifier::U32, Modifier::AND}, {same, PT()},
+             {component(src, k), pair ? component(h, k) : h, k == 0 ? pending : same});
+  ctx.curGuard = same;
+  issue(h);
+  setFalse(pending); // served (under `same`)
+  ctx.curGuard = {};
+  ctx.emit(Opcode::BRA, {Modifier::U, Modifier::ANY}, {}, {Operand::block(loop)}).guard =
+      pending;
+  ctx.startBlock();
   ctx.curGuard = guard;
-  return h;
+  return true;
 }
 
 /// `o` (a PTX source) as a 32-bit register: immediates are moved into a fresh one.
@@ -297,10 +415,6 @@ bool lowerTex(LowerCtx &ctx, const ptx::Instruction &in) {
     if (dst.back().kind == ori::OperandKind::None)
       return false;
   }
-  Operand handle = loadHandle(ctx, in, addr, true);
-  if (handle.kind == ori::OperandKind::None)
-    return false;
-
   // The coordinate vector a: [layer,] coordinates [, y = 0 for a 1d tex].
   bool promote1d = !intCoords && g->ptx == "1d";
   unsigned n = nptx + (promote1d ? 1 : 0);
@@ -339,9 +453,12 @@ bool lowerTex(LowerCtx &ctx, const ptx::Instruction &in) {
     moveInto(ctx, a, k++, Operand::intImm(0));
 
   Operand d1 = ctx.temp(RegClass::R, 2), d2 = ctx.temp(RegClass::R, 2);
+  bool ok;
   if (intCoords) {
-    ctx.emit(Opcode::TLD, {Modifier::LZ}, {d2, d1},
-             {a, handle, Operand::intImm(0), Operand::intImm(g->tldDim)});
+    ok = withHandle(ctx, in, addr, true, [&](const Operand &handle) {
+      ctx.emit(Opcode::TLD, {Modifier::LZ}, {d2, d1},
+               {a, handle, Operand::intImm(0), Operand::intImm(g->tldDim)});
+    });
   } else {
     // b: the LOD, in the fourth register of a three-register a (as ptxas allocates it).
     Operand b = n == 3 ? component(a, 3) : ctx.temp(RegClass::R);
@@ -353,9 +470,13 @@ bool lowerTex(LowerCtx &ctx, const ptx::Instruction &in) {
     } else {
       move(ctx, b, Operand::intImm(kImplicitLod));
     }
-    ctx.emit(Opcode::TEX, {Modifier::LL}, {d2, d1},
-             {a, b, handle, Operand::intImm(0), Operand::intImm(g->texDim)});
+    ok = withHandle(ctx, in, addr, true, [&](const Operand &handle) {
+      ctx.emit(Opcode::TEX, {Modifier::LL}, {d2, d1},
+               {a, b, handle, Operand::intImm(0), Operand::intImm(g->texDim)});
+    });
   }
+  if (!ok)
+    return false;
   for (unsigned i = 0; i < 4; ++i)
     if (dst[i].kind != ori::OperandKind::None)
       ctx.emit(Opcode::MOV, {}, {dst[i]}, {component(i < 2 ? d1 : d2, i % 2)});
@@ -466,9 +587,6 @@ bool lowerSust(LowerCtx &ctx, const ptx::Instruction &in) {
     if (s.elemBits == 64 && (v.back().kind != ori::OperandKind::VReg || v.back().width != 2))
       return ctx.unsupported(in, "A 64-bit immediate operand of '" + in.fullOpcode() + "'");
   }
-  Operand handle = loadHandle(ctx, in, addr, false);
-  if (handle.kind == ori::OperandKind::None)
-    return false;
   Operand a = surfaceCoords(ctx, in, s, addr);
   if (a.kind == ori::OperandKind::None)
     return false;
@@ -498,9 +616,10 @@ bool lowerSust(LowerCtx &ctx, const ptx::Instruction &in) {
       for (unsigned h = 0; h < s.elemBits / 32; ++h)
         moveInto(ctx, data, k++, s.elemBits == 64 ? component(x, h) : x);
   }
-  emitWithMods(ctx, Opcode::SUST, surfaceModifiers(s), {},
-               {Operand::mem(a, 0), data, handle, Operand::intImm(0)});
-  return true;
+  return withHandle(ctx, in, addr, false, [&](const Operand &handle) {
+    emitWithMods(ctx, Opcode::SUST, surfaceModifiers(s), {},
+                 {Operand::mem(a, 0), data, handle, Operand::intImm(0)});
+  });
 }
 
 bool lowerSuld(LowerCtx &ctx, const ptx::Instruction &in) {
@@ -525,15 +644,15 @@ bool lowerSuld(LowerCtx &ctx, const ptx::Instruction &in) {
       return false;
   }
   const auto &addr = in.operands[1].as<ptx::AddressOperand>();
-  Operand handle = loadHandle(ctx, in, addr, false);
-  if (handle.kind == ori::OperandKind::None)
-    return false;
   Operand a = surfaceCoords(ctx, in, s, addr);
   if (a.kind == ori::OperandKind::None)
     return false;
   Operand r = vectorTemp(ctx, std::max(1u, s.bytes / 4));
-  emitWithMods(ctx, Opcode::SULD, surfaceModifiers(s), {r},
-               {Operand::mem(a, 0), handle, Operand::intImm(0)});
+  if (!withHandle(ctx, in, addr, false, [&](const Operand &handle) {
+        emitWithMods(ctx, Opcode::SULD, surfaceModifiers(s), {r},
+                     {Operand::mem(a, 0), handle, Operand::intImm(0)});
+      }))
+    return false;
   auto word = [&](unsigned i) { return r.width == 1 ? r : component(r, i); };
   for (unsigned i = 0; i < s.vec; ++i) {
     if (d[i].kind == ori::OperandKind::None)
@@ -571,17 +690,11 @@ constexpr std::array kQueries = {
     QueryRow{"depth", 0x4},
 };
 constexpr int64_t kQueryDimension = 0; // TXQ's TEX_HEADER_DIMENSION (emit_function.cpp)
-constexpr bool kQueriesEnabled = false;  // see lowerQuery
 
 bool lowerQuery(LowerCtx &ctx, const ptx::Instruction &in) {
   // HW: a module with txq/suq is written differently by ptxas 13.0 (no .nv.callgraph,
   // EIATTR_MAX_STACK_SIZE records between REGCOUNT and FRAME_SIZE in .nv.info; observed with
-  // cuobjdump 13.2 -elf); the cubin writer does not do that yet, so the selection below
-  // (checked against ptxas's TXQ words and on the emulator) is not used until it does.
-  if (!kQueriesEnabled)
-    return ctx.unsupported(in, "Instruction '" + in.fullOpcode() +
-                                   "' (ptxas writes such modules without .nv.callgraph and "
-                                   "with EIATTR_MAX_STACK_SIZE records, not done yet)");
+  // cuobjdump 13.2 -elf); the compiler tells the cubin builder (ModuleInfo::noCallgraph).
   const QueryRow *q = findRow(in, kQueries);
   if (!q || ptx::typeBits(in.type()) != 32)
     return ctx.unsupported(in);
@@ -594,15 +707,54 @@ bool lowerQuery(LowerCtx &ctx, const ptx::Instruction &in) {
   Operand d = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
   if (d.kind == ori::OperandKind::None)
     return false;
-  Operand handle = loadHandle(ctx, in, in.operands[1].as<ptx::AddressOperand>(), true);
-  if (handle.kind == ori::OperandKind::None)
-    return false;
   Operand lod = ctx.temp(RegClass::R), r = ctx.temp(RegClass::R);
   ctx.emit(Opcode::MOV, {}, {lod}, {Operand::intImm(0)});
-  ctx.emit(Opcode::TXQ, {}, {RZ(), r},
-           {lod, Operand::intImm(kQueryDimension), handle, Operand::intImm(0),
-            Operand::intImm(q->mask)});
+  if (!withHandle(ctx, in, in.operands[1].as<ptx::AddressOperand>(), true,
+                  [&](const Operand &handle) {
+                    ctx.emit(Opcode::TXQ, {}, {RZ(), r},
+                             {lod, Operand::intImm(kQueryDimension), handle,
+                              Operand::intImm(0), Operand::intImm(q->mask)});
+                  }))
+    return false;
   ctx.emit(Opcode::MOV, {}, {d}, {r});
+  return true;
+}
+
+/// istypep.texref / .samplerref / .surfref p, h: whether the 64-bit handle h is of that
+/// kind. HW: ptxas 13.0.88 tests one bit of the high word: `LOP3.LUT t, h.hi, 0x20000000
+/// (texref) | 0x40000000 (samplerref) | 0x80000000 (surfref), RZ, 0xc0`, then ISETP.NE.EX of
+/// t against the bit and uses the negation; this lowering sets p = (t != 0), the same test.
+struct TypeBitRow {
+  std::string_view ptx;
+  uint32_t bit;
+};
+constexpr std::array kHandleKinds = {
+    TypeBitRow{"texref", 0x20000000u},
+    TypeBitRow{"samplerref", 0x40000000u},
+    TypeBitRow{"surfref", 0x80000000u},
+};
+
+bool lowerIstypep(LowerCtx &ctx, const ptx::Instruction &in) {
+  const TypeBitRow *k = nullptr;
+  for (const TypeBitRow &r : kHandleKinds)
+    if (in.type() == ptx::parseType(r.ptx))
+      k = &r;
+  if (!k || !ctx.onlyModifiers(in, {}))
+    return k ? false : ctx.unsupported(in);
+  if (in.operands.size() != 2 || !in.operands[0].is<ptx::RegOperand>() ||
+      !in.operands[1].is<ptx::RegOperand>())
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  Operand p = ctx.reg(in, in.operands[0].as<ptx::RegOperand>().name);
+  Operand h = ctx.reg(in, in.operands[1].as<ptx::RegOperand>().name);
+  if (p.kind == ori::OperandKind::None || h.kind == ori::OperandKind::None)
+    return false;
+  if (p.cls != RegClass::P || h.cls != RegClass::R || h.width != 2)
+    return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+  Operand t = ctx.temp(RegClass::R);
+  ctx.emit(Opcode::LOP3, {Modifier::LUT}, {t},
+           {component(h, 1), Operand::intImm(k->bit), RZ(), Operand::intImm(0xc0), notPT()});
+  ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {p, PT()},
+           {t, RZ(), PT()});
   return true;
 }
 
@@ -612,6 +764,7 @@ constexpr std::array kRows = {
     HandlerRow{"sust", TypeClass::Any, lowerSust},
     HandlerRow{"txq", TypeClass::Any, lowerQuery},
     HandlerRow{"suq", TypeClass::Any, lowerQuery},
+    HandlerRow{"istypep", TypeClass::Any, lowerIstypep},
 };
 
 } // namespace

@@ -370,8 +370,25 @@ void op_sel(Exec& e) {
 }
 
 // MOV / UMOV / R2UR d, a [, lanemask]
+// R2UR[.OR] Pd, URd, Ra: URd = Ra of the lowest lane of the group; in every lane Pd = (Ra !=
+// URd), ORed into Pd with .OR. GUESS, from ptxas 13.0.88's loop over the distinct texture
+// handles of a warp (cuda-samples bindlessTexture): `@P1 R2UR P0, UR4, R8; @P1 R2UR.OR P0,
+// UR5, R9; @!P0 TEX ...; @P1 PLOP3.LUT P1 = P0; @P1 BRA.U.ANY` serves the lanes whose
+// handle equals the uniform copy and loops while some lane still differs.
 void op_mov(Exec& e) {
-  if (is_pred(e.op(0))) e.trap("R2UR with a predicate destination is not modelled");
+  if (is_pred(e.op(0))) {
+    if (e.nops() != 3 || e.in.opcode != "R2UR") e.trap("a predicate destination outside R2UR P, UR, R");
+    int first = e.mask ? __builtin_ctz(e.mask) : -1;
+    if (first < 0) return;
+    uint32_t v = e.u32(first, e.op(2));
+    e.set(first, e.op(1), v);
+    bool orIn = e.in.has("OR");
+    e.each([&](int l) {
+      bool differs = e.u32(l, e.op(2)) != v;
+      e.setp(l, e.op(0), orIn ? (e.pred(l, e.op(0)) || differs) : differs);
+    });
+    return;
+  }
   if (e.nops() == 3 && !(e.op(2).kind == OpndKind::Imm && (e.op(2).imm & 0xf) == 0xf))
     e.trap("MOV with a partial byte mask is not modelled");
   e.each([&](int l) { e.set(l, e.op(0), e.u32(l, e.op(1))); });

@@ -44,6 +44,16 @@ void ref_cvta_param(RefCtx& c) {
   for (uint32_t t = 0; t < 64; ++t) out[t] = blob[t % 4] + t + 3 * blob[3];
 }
 
+// cvta_roundtrip: .const table entry t % 4 (11, 22, 33, 44) and parameter word t % 4.
+void ref_cvta_roundtrip(RefCtx& c) {
+  const uint32_t* blob = c.buf<uint32_t>("blob");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (uint32_t t = 0; t < 64; ++t) {
+    out[2 * t] = 11 * (t % 4 + 1);
+    out[2 * t + 1] = blob[t % 4];
+  }
+}
+
 // bulk_copy: out = in + 1 and out2 = in2 (each CTA its slice: 256 and 128 words).
 void ref_bulk_copy(RefCtx& c) {
   const uint32_t* in = c.buf<uint32_t>("in");
@@ -72,6 +82,7 @@ const CorpusRef kHopperRefs[] = {
     {"mbarrier_pc", ref_mbarrier_pc},
     {"setmaxnreg_ws", ref_setmaxnreg_ws},
     {"cvta_param", ref_cvta_param},
+    {"cvta_roundtrip", ref_cvta_roundtrip},
     {"bulk_copy", ref_bulk_copy},
     {"cp_async_mbarrier", ref_cp_async_mbarrier},
     {nullptr, nullptr},

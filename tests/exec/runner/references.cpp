@@ -1374,6 +1374,49 @@ void ref_mem_cluster_addr(RefCtx& c) {
 // kernel's own text (copied here). vset: 1 or 0 by the comparison of the extended values,
 // dtype u32. vshl/vshr: the shift amount clamped to 32 or taken mod 32, vshr arithmetic for a
 // signed atype.
+// kernels/createpolicy_cvt.ptx: the loaded word unchanged, and the fractional evict_last
+// policy of 0.5 ((0x100 | 0x40 | (ceil(0.5 * 16) - 1)) << 52, lower_mem.cpp) unchanged.
+void ref_createpolicy_cvt(RefCtx& c) {
+  const uint64_t* in = c.buf<uint64_t>("in");
+  uint64_t* out = c.buf<uint64_t>("out");
+  for (size_t i = 0; i < c.count("in"); ++i) {
+    out[2 * i] = in[i];
+    out[2 * i + 1] = uint64_t{0x100 | 0x40 | 7} << 52;
+  }
+}
+
+// kernels/int_mad_hi_sat.ptx: sat(hi32(a * b) + c) in the signed 32-bit range.
+void ref_int_mad_hi_sat(RefCtx& c) {
+  const int32_t *a = c.buf<int32_t>("a"), *b = c.buf<int32_t>("b"), *cc = c.buf<int32_t>("c");
+  int32_t* out = c.buf<int32_t>("out");
+  for (size_t i = 0; i < c.count("a"); ++i) {
+    int64_t hi = (static_cast<int64_t>(a[i]) * b[i]) >> 32;  // arithmetic shift
+    int64_t sum = hi + cc[i];
+    out[i] = static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(sum, INT32_MIN), INT32_MAX));
+  }
+}
+
+// kernels/int_minmax16x2.ptx: min/max of each 16-bit half, unsigned and signed.
+void ref_int_minmax16x2(RefCtx& c) {
+  const uint32_t *a = c.buf<uint32_t>("a"), *b = c.buf<uint32_t>("b");
+  uint32_t* out = c.buf<uint32_t>("out");
+  auto halves = [](uint32_t x, uint32_t y, bool sgn, bool mx) {
+    uint32_t r = 0;
+    for (int h = 0; h < 2; ++h) {
+      uint32_t u = x >> (16 * h) & 0xffff, v = y >> (16 * h) & 0xffff;
+      bool less = sgn ? static_cast<int16_t>(u) < static_cast<int16_t>(v) : u < v;
+      r |= (mx ? (less ? v : u) : (less ? u : v)) << (16 * h);
+    }
+    return r;
+  };
+  for (size_t i = 0; i < c.count("a"); ++i) {
+    out[4 * i] = halves(a[i], b[i], false, false);
+    out[4 * i + 1] = halves(a[i], b[i], false, true);
+    out[4 * i + 2] = halves(a[i], b[i], true, false);
+    out[4 * i + 3] = halves(a[i], b[i], true, true);
+  }
+}
+
 void ref_int_video(RefCtx& c) {
   static const char* kForms[] = {
       "vadd.u32.u32.u32 %r10, %r5, %r6;",
@@ -1707,6 +1750,9 @@ const Entry kRefs[] = {
     {"huge_param", ref_huge_param},
     {"mem_atomics_shared64", ref_mem_atomics_shared64},
     {"int_video", ref_int_video},
+    {"int_minmax16x2", ref_int_minmax16x2},
+    {"int_mad_hi_sat", ref_int_mad_hi_sat},
+    {"createpolicy_cvt", ref_createpolicy_cvt},
     {"mem_cluster_addr", ref_mem_cluster_addr},
     {"mem_vector", ref_mem_vector},
     {"mem_subword", ref_mem_subword},

@@ -149,6 +149,29 @@ void ref_tex_cuda(RefCtx& c) {
     }
 }
 
+// Handles chosen per thread (kernels/tex_select.ptx): point sampling at texel centres and
+// integer texel fetches of one of two 16 x 8 f32x4 textures, surface words of one of two
+// 16 x 8 u32 surfaces, a guarded store into a third, and the dimensions of one of two
+// textures.
+void ref_tex_select(RefCtx& c) {
+  const int W = 16, n = static_cast<int>(c.count("sel"));
+  const int32_t *sel = c.buf<int32_t>("sel"), *ix = c.buf<int32_t>("ix"), *iy = c.buf<int32_t>("iy");
+  for (int i = 0; i < n; ++i) {
+    int e = iy[i] * W + ix[i];
+    const float* t1 = c.buf<float>(sel[i] & 1 ? "imgb" : "imga") + 4 * e;
+    const float* t2 = c.buf<float>(sel[i] & 2 ? "imgb" : "imga") + 4 * e;
+    for (int k = 0; k < 4; ++k) {
+      c.buf<float>("outf")[4 * i + k] = t1[k];
+      c.buf<float>("outg")[4 * i + k] = t2[k];
+    }
+    c.buf<float>("outp")[i] = i % 3 != 0 ? t1[0] : -1.0f;
+    c.buf<uint32_t>("outs")[i] = c.buf<uint32_t>(sel[i] & 1 ? "sfb" : "sfa")[e];
+    if (sel[i] == 3) c.buf<uint32_t>("sfw")[i] = static_cast<uint32_t>(i);
+    c.buf<uint32_t>("outq")[2 * i] = sel[i] & 1 ? 8 : 16;      // tc is 8 x 16, ta 16 x 8
+    c.buf<uint32_t>("outq")[2 * i + 1] = sel[i] & 1 ? 16 : 8;
+  }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -161,6 +184,7 @@ extern const CorpusRef kTextureRefs[] = {
     {"tex_shapes", ref_tex_shapes},
     {"surf_rw", ref_surf_rw},
     {"tex_cuda", ref_tex_cuda},
+    {"tex_select", ref_tex_select},
     {nullptr, nullptr},
 };
 

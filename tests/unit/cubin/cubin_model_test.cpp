@@ -445,11 +445,42 @@ TEST(Builder, RejectsInconsistentFacts) {
   m.functions[0] = kernel("k", 2);
   m.functions[0].exitOffsets = {0x100};
   EXPECT_FALSE(buildCubin(m, err));
-  // Module variables without any function are not modelled yet: refused, not guessed.
+  // Relocatable output without any function is not modelled yet: refused, not guessed.
   m.functions.clear();
-  m.globals.push_back(GlobalVar{"g", GlobalVar::Space::Global, 4, 4, {}, false, {}, {}, {}});
+  m.relocatable = true;
   EXPECT_FALSE(buildCubin(m, err));
   EXPECT_NE(err.find("without functions"), std::string::npos) << err;
+}
+
+// Module variables without any function (ggml-cuda's lookup tables compiled on their own):
+// the data sections and the address slots, no code, .nv.global after the reserved shared
+// section, and a LOAD R over the constant banks besides the three headers of an empty module
+// (HW: ptxas 13.0.88, byte-identical on the corpus files).
+TEST(Builder, ModuleDataWithoutFunctions) {
+  ModuleInfo m;
+  GlobalVar init;
+  init.name = "table";
+  init.size = 8;
+  init.align = 8;
+  init.init = {1, 2, 3, 4, 5, 6, 7, 8};
+  init.addressSlot = true;
+  GlobalVar bss = init;
+  bss.name = "counter";
+  bss.size = 4;
+  bss.align = 4;
+  bss.init.clear();
+  m.globals = {init, bss};
+  std::string err;
+  auto c = buildCubin(m, err);
+  ASSERT_TRUE(c) << err;
+  EXPECT_TRUE(c->find(".nv.global.init"));
+  EXPECT_TRUE(c->find(".nv.constant4"));
+  EXPECT_TRUE(c->find(".rela.nv.constant4"));
+  EXPECT_FALSE(c->find(".rela.debug_frame"));
+  const Section *bssSec = c->find(".nv.global"), *reserved = c->find(".nv.shared.reserved.0");
+  ASSERT_TRUE(bssSec && reserved);
+  EXPECT_GT(bssSec, reserved); // sections are stored in file order
+  EXPECT_EQ(c->programHeaders.size(), 4u);
 }
 
 // A module with no function and no data is what ptxas writes for a PTX file of directives
