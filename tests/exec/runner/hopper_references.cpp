@@ -151,6 +151,18 @@ void ref_wgmma_mixed(RefCtx& c) {
     }
 }
 
+// wgmma_ws: d = a * bt^T with K = 128 (a: 64x128 f16 row-major, bt: 64x128 N x K).
+void ref_wgmma_ws(RefCtx& c) {
+  const uint16_t *a = c.buf<uint16_t>("a"), *bt = c.buf<uint16_t>("bt");
+  float* d = c.buf<float>("d");
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < 64; ++n) {
+      double s = 0;
+      for (int k = 0; k < 128; ++k) s += double{half_to_float(a[m * 128 + k])} * half_to_float(bt[n * 128 + k]);
+      d[m * 64 + n] = static_cast<float>(s);
+    }
+}
+
 }  // namespace
 
 struct CorpusRef {
@@ -169,6 +181,7 @@ const CorpusRef kHopperRefs[] = {
     {"wgmma_fp8", ref_wgmma_fp8},
     {"wgmma_s8", ref_wgmma_s8},
     {"wgmma_mixed", ref_wgmma_mixed},
+    {"wgmma_ws", ref_wgmma_ws},
     {nullptr, nullptr},
 };
 
