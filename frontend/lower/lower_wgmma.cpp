@@ -10,7 +10,8 @@
 ///   wgmma.commit_group.sync.aligned          `, gsb0` on the group's last MMA (no instruction)
 ///   wgmma.wait_group.sync.aligned n          WARPGROUP.DEPBAR.LE gsb0, n
 /// The two 64-bit descriptors go to a UR quad (A in the low pair, B in the high pair; ptxas
-/// names it `gdesc[URa]`); register A is an aligned R quad with the B descriptor in a UR pair.
+/// names it `gdesc[URa]`); register A is an aligned R quad, and B's descriptor is still the
+/// high pair of the named UR quad.
 /// scale-d: an immediate 1 reads the accumulator (`R24, ..., R24` and UPT, which nvdisasm
 /// omits), an immediate 0 reads RZ with `!UPT`, a predicate becomes uniform through
 /// `VOTEU.ANY UPn, Pn` (the instruction is .aligned, so the warp agrees). imm-scale-a/b = -1
@@ -242,6 +243,7 @@ bool lowerMmaAsync(LowerCtx &ctx, const ptx::Instruction &in) {
     }
   }
   // The immediates: scale-a, scale-b (-1 negates), trans-a, trans-b.
+  bool negRegA = false;
   for (size_t k = 4; k < in.operands.size(); ++k) {
     std::optional<int64_t> v = immOperand(ctx, in.operands[k]);
     size_t pos = k - 4;
@@ -252,7 +254,9 @@ bool lowerMmaAsync(LowerCtx &ctx, const ptx::Instruction &in) {
       return ctx.unsupported(in, "A wgmma.mma_async scale or transpose that is not 1/-1 or 0/1");
     static constexpr std::array kMods = {Modifier::NegA, Modifier::NegB, Modifier::TnspA,
                                          Modifier::TnspB};
-    if ((scale && *v == -1) || (!scale && *v == 1))
+    if (regA && pos == 0 && *v == -1)
+      negRegA = true; // printed and encoded as `-Ra`, not .negA (sm90_forms.def)
+    else if ((scale && *v == -1) || (!scale && *v == 1))
       mma.mods.push_back(kMods[pos]);
   }
 
@@ -269,8 +273,15 @@ bool lowerMmaAsync(LowerCtx &ctx, const ptx::Instruction &in) {
         return false;
       ctx.emit(Opcode::MOV, {}, {component(a, k)}, {s});
     }
-    bDesc = ctx.temp(RegClass::UR, 2);
-    if (!descriptorToUniform(ctx, in, in.operands[2], bDesc, 0))
+    // The MMA names a UR quad and reads B's descriptor from its high pair, as in the
+    // descriptor form (HW: ptxas 13.0.88 loads a register-A MMA's only descriptor into UR6:UR7
+    // and prints gdesc[UR4], UR4:UR5 holding the global memory descriptor; the emulator's
+    // wgmma_bf16 exec test fails with B in the low pair). The low pair is not read: zeros
+    // keep it defined (two UMOVs ptxas does not emit).
+    bDesc = ctx.temp(RegClass::UR, 4);
+    ctx.emit(Opcode::UMOV, {}, {component(bDesc, 0)}, {Operand::intImm(0)});
+    ctx.emit(Opcode::UMOV, {}, {component(bDesc, 1)}, {Operand::intImm(0)});
+    if (!descriptorToUniform(ctx, in, in.operands[2], bDesc, 2))
       return false;
     // The quad is written after the PTX's wgmma.fence: the MMA may read registers written
     // since the last arrive only after another one (PTX ISA, wgmma.fence), so one follows.
@@ -311,6 +322,8 @@ bool lowerMmaAsync(LowerCtx &ctx, const ptx::Instruction &in) {
     acc.push_back(r);
   }
   mma.addDef(acc[0]);
+  if (negRegA)
+    a.mods |= ori::OM_NEG;
   mma.addUse(a);
   mma.addUse(readsC ? acc[0] : RZ());
   mma.addUse(pred);

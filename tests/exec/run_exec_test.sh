@@ -9,17 +9,17 @@ mode=$1 base=$2 work=$3 bin=$4 nvcc=$5 ptxas=$6
 mkdir -p "$work"
 name=$(basename "$base")
 ptx="$work/$name.ptx"
+# kernels/<name>.arch: the target for both compilers (and nvcc's PTX) when not sm_90 (sm_90a
+# for setmaxnreg, TMA, wgmma), one word.
+arch=sm_90
+[ -f "$base.arch" ] && arch=$(head -n 1 "$base.arch")
 if [ -f "$base.ptx" ]; then
   cp "$base.ptx" "$ptx"
 else
   if [ ! -x "$nvcc" ]; then echo "SKIPPED: nvcc not found ($nvcc), cannot build $name.cu"; exit 77; fi
-  "$nvcc" -arch=sm_90 -ptx "$base.cu" -o "$ptx" || { echo "FAIL: nvcc failed on $base.cu"; exit 2; }
+  "$nvcc" -arch=$arch -ptx "$base.cu" -o "$ptx" || { echo "FAIL: nvcc failed on $base.cu"; exit 2; }
 fi
 cubin="$work/$name.cubin"
-# kernels/<name>.arch: the target for both compilers when not sm_90 (sm_90a for setmaxnreg,
-# TMA, wgmma), one word.
-arch=sm_90
-[ -f "$base.arch" ] && arch=$(head -n 1 "$base.arch")
 case "$mode" in
   ptxas|gpu)
     if [ ! -x "$ptxas" ]; then echo "SKIPPED: ptxas not found ($ptxas)"; exit 77; fi

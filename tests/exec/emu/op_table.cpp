@@ -29,7 +29,9 @@ bool mods_known(const OpRow& row, const SassInst& in, std::string& bad) {
     std::istringstream ss(row.mods);
     std::string w;
     bool ok = false;
-    while (ss >> w) if (w == m) { ok = true; break; }
+    // A word ending in '*' matches every modifier with that prefix (GMMA shapes "64x*").
+    while (ss >> w)
+      if (w == m || (w.back() == '*' && m.compare(0, w.size() - 1, w, 0, w.size() - 1) == 0)) { ok = true; break; }
     if (!ok) { bad = m; return false; }
   }
   return true;

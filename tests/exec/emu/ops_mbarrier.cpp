@@ -146,15 +146,17 @@ void op_ublkcp(Exec& e) {
   int l = __builtin_ctz(e.mask);
   uint32_t n = e.u32(l, e.op(2)) * 16;
   auto ur = [&](int r) { return e.ureg(r); };
+  // 16-byte pieces: each is bounds checked and 16-byte aligned, which is what cp.async.bulk
+  // requires of its addresses and size (Exec::mem would demand alignment to the whole size).
   if (s_g) {
     uint32_t dst = ur(d.mem_base), bar = ur(d.mem_base + 1);
     uint64_t src = uint64_t{ur(s.mem_base + 1)} << 32 | ur(s.mem_base);
-    std::memcpy(e.mem(l, 's', dst, n), e.mem(l, 'g', src, n), n);
+    for (uint32_t o = 0; o < n; o += 16) std::memcpy(e.mem(l, 's', dst + o, 16), e.mem(l, 'g', src + o, 16), 16);
     mbar_update(e, l, bar, 0, -static_cast<int64_t>(n), false);
   } else {
     uint64_t dst = uint64_t{ur(d.mem_base + 1)} << 32 | ur(d.mem_base);
     uint32_t src = ur(s.mem_base);
-    std::memcpy(e.mem(l, 'g', dst, n), e.mem(l, 's', src, n), n);
+    for (uint32_t o = 0; o < n; o += 16) std::memcpy(e.mem(l, 'g', dst + o, 16), e.mem(l, 's', src + o, 16), 16);
   }
 }
 

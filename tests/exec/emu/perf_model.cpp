@@ -22,12 +22,19 @@ namespace {
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 constexpr int kNumSb = 6;
+// The warpgroup MMA group scoreboard (`gsb0`): an MMA carrying it (the last of a
+// wgmma.commit_group) adds a pending release at issue + its write latency (perf_model.def:
+// HGMMA/IGMMA/QGMMA, a GUESS), and WARPGROUP.DEPBAR.LE gsb0, k waits until at most k remain,
+// as DEPBAR.LE SBn, k does for a control-code scoreboard. The MMAs of a group are not timed
+// separately: the group completes one latency after its last MMA issued.
+constexpr int kGsb = kNumSb;
 
 struct SlotInfo {
   InstCtrl ctrl;
   PerfCost cost;
-  int depbar_sb = -1;     // DEPBAR.LE SBn, k: n
+  int depbar_sb = -1;     // DEPBAR.LE SBn, k: n (kGsb: WARPGROUP.DEPBAR.LE gsb0, k)
   uint32_t depbar_k = 0;
+  bool sets_gsb = false;  // a warpgroup MMA carrying gsb0
 };
 
 struct WarpState {
@@ -35,7 +42,7 @@ struct WarpState {
   size_t pos = 0;          // next trace entry
   size_t arr = 0;          // next arrival record
   uint64_t ready = 0;      // previous issue + stall (or the CTA's start)
-  std::array<std::vector<uint64_t>, kNumSb> sb;  // pending releases
+  std::array<std::vector<uint64_t>, kNumSb + 1> sb;  // pending releases (kGsb last)
   int64_t bar_event = -1;  // waiting for this barrier completion
   uint64_t own = 0;        // cached earliest issue as far as the warp is concerned
   uint64_t own_bar = 0;    // the same counting only the stall and the barrier (for WaitCycles)
@@ -77,6 +84,14 @@ PerfResult model_performance(const KernelImage& k, const std::vector<SassInst>& 
       info[i].depbar_sb = in.ops[0].sreg_name[2] - '0';
       info[i].depbar_k = static_cast<uint32_t>(in.ops[1].imm);
     }
+    auto is_gsb = [](const Operand& o) { return o.kind == OpndKind::Word && o.sreg_name == "gsb0"; };
+    if (in.opcode == "WARPGROUP" && in.has("DEPBAR") && in.ops.size() == 2 && is_gsb(in.ops[0]) &&
+        in.ops[1].kind == OpndKind::Imm) {
+      info[i].depbar_sb = kGsb;
+      info[i].depbar_k = static_cast<uint32_t>(in.ops[1].imm);
+    }
+    info[i].sets_gsb = in.opcode.size() == 5 && in.opcode.compare(1, 4, "GMMA") == 0 && !in.ops.empty() &&
+                       is_gsb(in.ops.back());
   }
   // ---- residency -------------------------------------------------------------------------
   const uint32_t wpc = trace.warps_per_cta;
@@ -170,7 +185,7 @@ PerfResult model_performance(const KernelImage& k, const std::vector<SassInst>& 
     for (int b = 0; b < kNumSb; ++b)
       if (si.ctrl.wait_mask >> b & 1)
         for (uint64_t r : w.sb[b]) t = std::max(t, r);
-    if (si.depbar_sb >= 0 && si.depbar_sb < kNumSb) {
+    if (si.depbar_sb >= 0 && si.depbar_sb <= kGsb) {
       std::vector<uint64_t> p = w.sb[si.depbar_sb];
       if (p.size() > si.depbar_k) {
         std::sort(p.begin(), p.end());
@@ -263,13 +278,14 @@ PerfResult model_performance(const KernelImage& k, const std::vector<SassInst>& 
     last[p] = static_cast<int64_t>(bestW);
     lastYield[p] = si.ctrl.yield;
     w.bar_event = -1;
-    for (int b = 0; b < kNumSb; ++b) {
-      if (si.ctrl.wait_mask >> b & 1) w.sb[b].clear();
+    for (int b = 0; b <= kGsb; ++b) {
+      if (b < kNumSb && si.ctrl.wait_mask >> b & 1) w.sb[b].clear();
       auto& v = w.sb[b];
       v.erase(std::remove_if(v.begin(), v.end(), [&](uint64_t r) { return r <= t; }), v.end());
     }
     if (si.ctrl.write_sb < kNumSb) w.sb[si.ctrl.write_sb].push_back(t + std::max<uint64_t>(si.cost.writeLatency, setDelay));
     if (si.ctrl.read_sb < kNumSb) w.sb[si.ctrl.read_sb].push_back(t + std::max<uint64_t>(si.cost.readLatency, setDelay));
+    if (si.sets_gsb) w.sb[kGsb].push_back(t + std::max<uint64_t>(si.cost.writeLatency, setDelay));
     w.ready = t + std::max<uint64_t>(si.ctrl.stall, 1);
     // Barrier arrivals of this issue.
     while (w.arr < w.tr->arrivals.size() && w.tr->arrivals[w.arr].pos == w.pos) {

@@ -179,6 +179,24 @@ bool parse_operand(std::string tok, const std::vector<std::pair<std::string, uin
     if (!rest.empty() && rest[0] == '.') o.suffix = rest.substr(1);
     return true;
   }
+  // gdesc[URx][.negA.tnspB...]: the UR quad of a warpgroup MMA's matrix descriptors
+  // (ops_gmma.cpp): a UReg with sreg_name "gdesc" and the modifiers in suffix.
+  if (tok.rfind("gdesc[", 0) == 0) {
+    size_t c = tok.find(']');
+    if (c == std::string::npos || !parse_reg(tok.substr(6, c - 6), o) || o.kind != OpndKind::UReg) { err = "bad gdesc in '" + tok + "'"; return false; }
+    o.sreg_name = "gdesc";
+    if (c + 1 < tok.size()) {
+      if (tok[c + 1] != '.') { err = "bad gdesc in '" + tok + "'"; return false; }
+      o.suffix = tok.substr(c + 2);
+    }
+    return true;
+  }
+  // The wgmma group scoreboard of HGMMA's last operand and WARPGROUP.DEPBAR (a word).
+  if (tok == "gsb0") {
+    o.kind = OpndKind::Word;
+    o.sreg_name = tok;
+    return true;
+  }
   // memory: [..] or desc[URx][..]
   if (tok[0] == '[' || tok.rfind("desc[", 0) == 0) {
     o.kind = OpndKind::Mem;

@@ -300,3 +300,27 @@ TEST(Emulator, AtomsCastSpinLoop) {
   ASSERT_EQ(r.trap, "");
   for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r.out[i], 0x44fc0000u) << i;  // 2016.0f
 }
+
+// HGMMA with A from registers (all ones, f16) and B from a descriptor of zeros (start 0, LBO =
+// SBO = 0, no swizzle: B[n][k] is the half at shared byte (n % 8) * 16 + (k % 8) * 2). Every
+// lane stores 0x40003c00 (1.0, 2.0) over the first 128 bytes, so B[n][k] = 1 + k % 2 and each
+// D element of warp 0 (rows 0-15) is 8 * 1 + 8 * 2 = 24; the accumulator starts from RZ.
+TEST(Emulator, WarpgroupMmaSumsK) {
+  EmuRun r({"S2R R0, SR_TID.X ;", "IMAD.SHL.U32 R1, R0, 0x4, RZ ;", "MOV R2, 0x40003c00 ;",
+            "STS [R1], R2 ;", "MOV R28, 0x3c003c00 ;", "MOV R29, 0x3c003c00 ;", "MOV R30, 0x3c003c00 ;",
+            "MOV R31, 0x3c003c00 ;", "WARPGROUP.ARRIVE ;",
+            "HGMMA.64x8x16.F32 R24, R28, gdesc[UR4], RZ, !UPT, gsb0 ;", "WARPGROUP.DEPBAR.LE gsb0, 0x0 ;",
+            "LDC.64 R2, c[0x0][0x210] ;", "IMAD.WIDE.U32 R2, R0, 0x10, R2 ;",
+            "STG.E.128 desc[UR4][R2.64], R24 ;", "EXIT ;"},
+           32, 128);
+  ASSERT_EQ(r.trap, "");
+  for (uint32_t i = 0; i < 128; ++i) EXPECT_EQ(r.out[i], 0x41c00000u) << i;  // 24.0f
+}
+
+// A descriptor whose base offset (bits 49-51) is not zero is not modelled: a trap, not a guess.
+TEST(Emulator, WarpgroupMmaBaseOffsetTraps) {
+  EmuRun r({"MOV R28, RZ ;", "MOV R29, RZ ;", "MOV R30, RZ ;", "MOV R31, RZ ;", "UMOV UR7, 0x20000 ;",
+            "HGMMA.64x8x16.F32 R24, R28, gdesc[UR4], RZ, !UPT, gsb0 ;", "EXIT ;"},
+           32, 4);
+  EXPECT_NE(r.trap.find("base offset"), std::string::npos) << r.trap;
+}

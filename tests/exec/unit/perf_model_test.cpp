@@ -171,6 +171,23 @@ TEST(PerfModel, DepbarWaitsForTheCount) {
   EXPECT_GE(all.r.cycles, uint64_t(writeLatency("LDG", {"E"})) + 2 * 8);
 }
 
+// WARPGROUP.DEPBAR.LE gsb0, 0 (wgmma.wait_group 0) waits for the group its last MMA (`gsb0`)
+// closed: one MMA write latency after that MMA issued; without the wait the warp runs on.
+TEST(PerfModel, WarpgroupDepbarWaitsForTheGroup) {
+  auto code = [](bool wait) {
+    return std::vector<std::string>{
+        "[B------:R-:W-:-:S01] WARPGROUP.ARRIVE ;",
+        "[B------:R-:W-:-:S01] HGMMA.64x8x16.F32 R24, gdesc[UR4], RZ, !UPT, gsb0 ;",
+        wait ? "[B------:R-:W-:-:S01] WARPGROUP.DEPBAR.LE gsb0, 0x0 ;" : "[B------:R-:W-:-:S01] NOP ;", kExit};
+  };
+  PerfRun waits(code(true), 128), runs_on(code(false), 128);
+  ASSERT_TRUE(waits.r.ok) << waits.trap << waits.r.error;
+  ASSERT_TRUE(runs_on.r.ok) << runs_on.trap << runs_on.r.error;
+  unsigned lat = writeLatency("HGMMA", {"64x8x16", "F32"});
+  EXPECT_GE(waits.r.cycles, uint64_t(lat));
+  EXPECT_LT(runs_on.r.cycles, uint64_t(lat));
+}
+
 // One issue per cycle per sub-partition: warps 0 and 4 of a 5-warp CTA share sub-partition 0
 // (slot % 4), so n stall-1 instructions each take at least 2n cycles there; with stall 4 the
 // two warps interleave in each other's stalls and finish far sooner than twice one warp.

@@ -80,3 +80,26 @@ TEST(SassParse, Errors) {
   EXPECT_FALSE(parse_sass("BRA `(.L_nowhere) ;", 0, {}, in, err));
   EXPECT_FALSE(parse_sass("lower.case R1 ;", 0, {}, in, err));
 }
+
+// Warpgroup MMA operands (ptxas 13.0.88 on wgmma probes): the descriptor quad with its
+// modifiers, a negated register A, the scale-d predicate and the group scoreboard word.
+TEST(SassParse, WarpgroupMma) {
+  SassInst in = parse("HGMMA.64x32x16.F32.BF16 R24, -R56, gdesc[UR8].negB.tnspB, R24, UP0, gsb0 ;");
+  EXPECT_EQ(in.opcode, "HGMMA");
+  ASSERT_EQ(in.mods.size(), 3u);
+  EXPECT_EQ(in.mods[0], "64x32x16");
+  ASSERT_EQ(in.ops.size(), 6u);
+  EXPECT_EQ(in.ops[1].kind, OpndKind::Reg);
+  EXPECT_TRUE(in.ops[1].neg);
+  EXPECT_EQ(in.ops[2].kind, OpndKind::UReg);
+  EXPECT_EQ(in.ops[2].reg, 8);
+  EXPECT_EQ(in.ops[2].sreg_name, "gdesc");
+  EXPECT_EQ(in.ops[2].suffix, "negB.tnspB");
+  EXPECT_EQ(in.ops[4].kind, OpndKind::UPred);
+  EXPECT_EQ(in.ops[5].kind, OpndKind::Word);
+  EXPECT_EQ(in.ops[5].sreg_name, "gsb0");
+  SassInst w = parse("WARPGROUP.DEPBAR.LE gsb0, 0x1 ;");
+  ASSERT_EQ(w.ops.size(), 2u);
+  EXPECT_EQ(w.ops[0].sreg_name, "gsb0");
+  EXPECT_EQ(w.ops[1].imm, 1u);
+}
