@@ -91,7 +91,11 @@ void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)
   Operand guard = ctx.curGuard;
   ctx.curGuard = Operand{};
   Operand pending = ctx.temp(RegClass::P), elected = ctx.temp(RegClass::P);
-  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {pending, PT()},
+  // PLOP3's second result (its own LUT, 0x0) clears `elected` for every thread: a thread
+  // that is not pending never runs the ELECT, and must not hold a stale true from code
+  // before; the unguarded write also ends the predicate's live range here, where a
+  // guarded ELECT alone would keep it live around every enclosing loop.
+  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {pending, elected},
            {PT(), guard.kind == OperandKind::None ? PT() : guard, PT(), Operand::intImm(0x80),
             Operand::intImm(0)});
   uint32_t loop = ctx.startBlock();
