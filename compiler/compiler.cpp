@@ -415,13 +415,9 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       if (!needed[i])
         continue;
       ori::Function &f = lowered[i].fn;
+      // setmaxnreg: the entry count; AllocateRegisters holds each region after a USETMAXREG
+      // to that instruction's count (regalloc/live_intervals.cpp, addSetmaxnregRegions).
       f.maxRegs = limit[i];
-      // setmaxnreg: every region runs within the smallest count the kernel asks for (GUESS:
-      // ptxas allocates each region to its own count; one limit is correct, maybe slower).
-      if (!lowered[i].setmaxnreg.empty())
-        f.maxRegs = std::min(f.maxRegs ? f.maxRegs : UINT32_MAX,
-                             *std::min_element(lowered[i].setmaxnreg.begin(),
-                                               lowered[i].setmaxnreg.end()));
       for (size_t k = 0; k < f.callees.size(); ++k) {
         f.calleeClobbers.resize(f.callees.size());
         // An extern function (CUDA ABI): what the ABI lets it change.
@@ -611,8 +607,9 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       fi.texRefs.push_back(cubin::FunctionInfo::TexRefSlot{t.name, t.surface, t.offset});
     // HW: ptxas 13.0 reports a kernel using setmaxnreg with its entry count, the launch-bound
     // limit (`.maxntid 384` -> "Used 168 registers"): the pool setmaxnreg moves registers in.
+    // The code of a region after setmaxnreg.inc may use registers beyond it.
     if (!lf.setmaxnreg.empty() && limit[k])
-      regCount = std::max(regCount, limit[k]);
+      regCount = limit[k];
     fi.regCount = regCount;
     if (limit[k])
       fi.maxReg = limit[k];

@@ -120,7 +120,8 @@ bool lookupModifier(std::string_view spelling, Modifier &out);
 // ---- Registers ---------------------------------------------------------------------------
 
 /// Register files. R: 32-bit GPRs (64/128-bit values are aligned pairs/quads, i.e. one
-/// register of width 2/4); UR: uniform GPRs; P / UP: predicates; B: convergence barriers.
+/// register of width 2/4; width 8 is an aligned octet, the operand tuples of the 3-5D tensor
+/// copies); UR: uniform GPRs; P / UP: predicates; B: convergence barriers.
 enum class RegClass : uint8_t { R, UR, P, UP, B };
 inline constexpr unsigned kNumRegClasses = 5;
 
@@ -183,7 +184,7 @@ struct Operand {
   OperandKind kind = OperandKind::None;
   RegClass cls = RegClass::R;
   uint8_t mods = 0;
-  uint8_t width : 4 = 1;       ///< registers: 32-bit units (1, 2 or 4)
+  uint8_t width : 4 = 1;       ///< registers: 32-bit units (1, 2, 4 or 8)
   uint8_t sub : 4 = kWholeReg; ///< registers: 32-bit component read/written, or kWholeReg
   uint32_t reg = 0;
   int64_t imm = 0;
@@ -516,7 +517,7 @@ struct FrameInfo {
 
 /// One virtual register's row in the register table.
 struct RegInfo {
-  uint8_t width = 0;         ///< 32-bit units: 1, 2 or 4; 0 = number unused
+  uint8_t width = 0;         ///< 32-bit units: 1, 2, 4 or 8; 0 = number unused
   int32_t defBlock = kNoBlock; ///< block of the first definition (layout order)
   uint32_t defCount = 0;
   uint32_t useCount = 0;

@@ -18,7 +18,7 @@
 ///   vreg      := ('%r' | '%ur' | '%p' | '%up' | '%b') DEC [ width ] [ '[' DEC ']' ]
 ///   preg      := ('R' | 'UR' | 'P' | 'UP' | 'B') DEC [ width ] [ '[' DEC ']' ]
 ///              | 'RZ' | 'URZ' | 'PT' | 'UPT'
-///   width     := '.64' | '.128'                    (a pair / a quad of 32-bit registers)
+///   width     := '.64' | '.128' | '.256'           (a pair / quad / octet of 32-bit registers)
 ///   INT       := ['-'] ( '0x' HEX | DEC )          FLOAT := '0f' HEX{8} | '0d' HEX{16}
 ///   cbank     := 'c[' INT '][' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
 ///   mem       := [ 'desc[' (vreg | preg) ']' ] '[' ( (vreg | preg) [ ('+' | '-') INT ] | INT ) ']'
@@ -188,7 +188,7 @@ bool Parser::parseInt(int64_t &v) {
   return true;
 }
 
-// Width (`.64`/`.128`) and component (`[k]`) after a register name; `start` is the name's
+// Width (`.64`/`.128`/`.256`) and component (`[k]`) after a register name; `start` is the name's
 // column for messages. pos_ is right after the name's digits.
 bool Parser::parseRegSuffix(Operand &o, size_t start) {
   if (peek() == '.' && std::isdigit(static_cast<unsigned char>(peek(1)))) {
@@ -201,8 +201,10 @@ bool Parser::parseRegSuffix(Operand &o, size_t start) {
       o.width = 2;
     else if (w == 128)
       o.width = 4;
+    else if (w == 256)
+      o.width = 8;
     else
-      return error(wcol, "register width must be 64 or 128");
+      return error(wcol, "register width must be 64, 128 or 256");
   }
   if (peek() == '[') {
     ++pos_;

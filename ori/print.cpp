@@ -38,6 +38,8 @@ void printRegName(const Operand &o, bool isVirtual, std::ostream &os) {
     os << ".64";
   else if (o.width == 4)
     os << ".128";
+  else if (o.width == 8)
+    os << ".256";
   if (o.sub != kWholeReg)
     os << '[' << unsigned(o.sub) << ']';
 }

@@ -19,7 +19,7 @@
 ///   2. per register class, intervals in order of start (ties by number, so the result is
 ///      deterministic). Each physical register holds the segments of the intervals given to
 ///      it (a register union, as LLVM's allocators keep); a group (aligned to the interval's
-///      width: pairs even, quads a multiple of four) is free when no segment of it and no
+///      width: pairs even, quads a multiple of four, octets of eight) is free when no segment of it and no
 ///      busy range meets the interval's segments, so a value can live in another's hole.
 ///      Choice: the copy hint first; then, among free groups below the registers the class
 ///      needs anyway (the most units live at one point, or the highest register used so
@@ -38,7 +38,8 @@
 ///   5. under ValidateIR the assignment is checked (regalloc/validate_ra.cpp), then every
 ///      operand is rewritten and the frame is finalized (regalloc/frame.cpp).
 /// The budget: R registers up to the function's limit (Function::maxRegs from -maxrregcount,
-/// .maxnreg and launch bounds, or the RegAllocLimit knob that tests use to force spills),
+/// .maxnreg and launch bounds, or the RegAllocLimit knob that tests use to force spills; in a
+/// kernel with setmaxnreg the largest count it moves to, each region held to its own count),
 /// never R1 (the stack pointer, targets/calling_convention.h); UR4-UR62, P0-P6, UP0-UP6,
 /// B0-B15.
 //===----------------------------------------------------------------------------------===//
@@ -318,7 +319,8 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
       if (chosen < 0) {
         res.error = "no " + std::string(ori::pregPrefix(c)) + " register is left for " +
                     std::string(ori::vregPrefix(c)) + std::to_string(cur->num) + " (" +
-                    std::to_string(32 * w) + "-bit, a spill temporary, live over instructions " +
+                    std::to_string(32 * w) + "-bit, " +
+                    (w > 4 ? "an operand tuple" : "a spill temporary") + ", live over instructions " +
                     std::to_string(cur->start / 2) + "-" + std::to_string(cur->end / 2) + ")";
         return;
       }
@@ -381,10 +383,16 @@ void hoistStackPointerLoad(ori::Function &f, const Target &t) {
 void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
   const Target &t = *pc.target;
   uint32_t limit = f.maxRegs;
-  if (int64_t forced = pc.knobs.getInt(KnobId::RegAllocLimit); forced > 0)
+  int64_t forced = pc.knobs.getInt(KnobId::RegAllocLimit);
+  if (forced > 0)
     limit = limit ? std::min<uint32_t>(limit, static_cast<uint32_t>(forced))
                   : static_cast<uint32_t>(forced);
-  ra::RegisterBudget budget = ra::makeBudget(t, limit);
+  // setmaxnreg: the kernel starts with `limit` registers and its USETMAXREG instructions
+  // move it to other counts; the budget is the largest, each region's own count is held by
+  // busy ranges (live_intervals.cpp). A forced limit (tests) holds everywhere.
+  uint32_t pool = forced > 0 || !limit ? 0 : ra::setmaxnregPool(f);
+  uint32_t entryCount = pool ? limit : 0;
+  ra::RegisterBudget budget = ra::makeBudget(t, std::max(limit, pool));
   auto fail = [&](const std::string &msg) {
     if (pc.diag)
       pc.diag->error("Function '" + f.name + "': register allocation failed: " + msg);
@@ -398,7 +406,8 @@ void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
           for (uint32_t k = 0; k < std::max<uint32_t>(1, o.width); ++k)
             if (!budget.allows(RegClass::R, o.reg + k)) {
               fail("the calling convention needs R" + std::to_string(o.reg + k) +
-                   ", beyond the register limit of " + std::to_string(limit) + " registers");
+                   ", beyond the register limit of " + std::to_string(std::max(limit, pool)) +
+                   " registers");
               return;
             }
   bool spread = pc.knobs.getBool(KnobId::RegAllocSpread);
@@ -407,7 +416,7 @@ void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
   std::vector<std::pair<RegClass, uint32_t>> spillTemps;
   ScanResult res;
   for (unsigned round = 0;; ++round) {
-    ra::LiveInfo li = ra::computeLiveInfo(f, t, spillTemps);
+    ra::LiveInfo li = ra::computeLiveInfo(f, t, spillTemps, entryCount);
     res = ScanResult{};
     res.assignment.resize(ori::kNumRegClasses);
     for (unsigned c = 0; c < ori::kNumRegClasses; ++c)

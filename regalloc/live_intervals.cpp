@@ -27,6 +27,7 @@
 #include "regalloc/regalloc_internal.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,7 +51,7 @@ RegisterBudget makeBudget(const Target &t, uint32_t maxRegCount) {
   // ptxas -v counts the highest R register + 1 + 2 (encoder/emit_function.cpp), so a
   // count of N leaves R0..R(N-3).
   uint32_t count = maxRegCount ? std::min(maxRegCount, t.maxRegisterCount()) : t.maxRegisterCount();
-  uint32_t lastR = std::min<uint32_t>(count >= 3 ? count - 3 : 0, rf.numGprs - 1);
+  uint32_t lastR = std::min<uint32_t>(lastGprOfCount(count), rf.numGprs - 1);
   for (uint32_t r = 0; r <= lastR; ++r)
     if (r != cc.stackPointer)
       b.allocatable[size_t(RegClass::R)].push_back(r);
@@ -140,9 +141,14 @@ namespace {
 /// 64-bit value built by two component writes is not live before the first of them, as
 /// vreg-granular liveness (ori/analysis/liveness.h) must assume. Same equations:
 /// liveIn = upwardExposed | (liveOut - killed), a guarded write kills nothing.
+/// A read of a whole register does not read the components that no instruction of the
+/// function writes when some other component is written: the unused tail of an operand
+/// tuple (a 5-register TMA tuple in an octet, a 3-register one in a quad) holds nothing, and
+/// keeping it live back to the entry would hold its registers for the whole function.
 struct UnitLiveness {
   std::vector<uint32_t> firstUnit; ///< by flat register index
   std::vector<uint32_t> unitToFlat;
+  llvm::BitVector ignored; ///< units never written whose register has a written unit
   std::vector<llvm::BitVector> liveIn, liveOut;
   /// The units [first, end) a virtual register operand (or one component of it) names.
   std::pair<uint32_t, uint32_t> units(const ori::Function &f, const Operand &o) const {
@@ -154,9 +160,48 @@ struct UnitLiveness {
       return b + o.sub < e ? std::pair{b + o.sub, b + o.sub + 1u} : std::pair{0u, 0u};
     return {b, e};
   }
+  /// Whether a read of unit x keeps it live.
+  bool readable(uint32_t x) const { return !ignored.test(x); }
 };
 
-UnitLiveness computeUnitLiveness(const ori::Function &f) {
+/// Per block and instruction: whether its uniform-register results are written for the warp
+/// although it is guarded, because its guard is the predicate an ELECT of the same block
+/// produced last (the ELECT loop of the bulk and tensor copies, frontend/lower/
+/// lower_bulk_copy.cpp: each trip elects one pending thread, and that thread's R2UR writes
+/// the warp's uniform register). Such writes kill the old value like unguarded ones;
+/// otherwise a tuple filled in the loop would stay live around every enclosing loop.
+std::vector<std::vector<bool>> electGuardedWrites(const ori::Function &f) {
+  std::vector<std::vector<bool>> out(f.blocks.size());
+  std::vector<uint32_t> electDefs; // P vregs whose last definition so far is an ELECT
+  for (size_t b = 0; b < f.blocks.size(); ++b) {
+    const auto &instrs = f.blocks[b].instrs;
+    out[b].assign(instrs.size(), false);
+    electDefs.clear();
+    for (size_t j = 0; j < instrs.size(); ++j) {
+      const Instr &in = instrs[j];
+      const Operand &g = in.guard;
+      out[b][j] = g.kind == OperandKind::VReg && g.cls == RegClass::P &&
+                  !(g.mods & ori::OM_NOT) && llvm::is_contained(electDefs, g.reg);
+      for (unsigned k = 0; k < in.numDefs && k < in.ops.size(); ++k) {
+        const Operand &d = in.ops[k];
+        if (d.kind == OperandKind::VReg && d.cls == RegClass::P) {
+          llvm::erase(electDefs, d.reg);
+          if (in.op == ori::Opcode::ELECT && k == 0)
+            electDefs.push_back(d.reg);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/// Whether definition `d` of `in` replaces the old value (`certain`: electGuardedWrites).
+bool kills(const Instr &in, const Operand &d, bool certain) {
+  return !in.isGuarded() || (certain && d.cls == RegClass::UR);
+}
+
+UnitLiveness computeUnitLiveness(const ori::Function &f,
+                                 const std::vector<std::vector<bool>> &certain) {
   UnitLiveness u;
   uint32_t nflat = f.numFlatRegs();
   u.firstUnit.assign(nflat + 1, 0);
@@ -174,14 +219,32 @@ UnitLiveness computeUnitLiveness(const ori::Function &f) {
     for (uint32_t x = u.firstUnit[k]; x < u.firstUnit[k + 1]; ++x)
       u.unitToFlat[x] = k;
   auto units = [&](const Operand &o) { return u.units(f, o); };
+  llvm::BitVector written(nu);
+  for (const ori::Block &blk : f.blocks)
+    for (const Instr &in : blk.instrs)
+      for (const Operand &d : in.defs()) {
+        auto [x0, x1] = units(d);
+        for (uint32_t x = x0; x < x1; ++x)
+          written.set(x);
+      }
+  u.ignored.resize(nu);
+  for (uint32_t k = 0; k < nflat; ++k) {
+    bool any = false;
+    for (uint32_t x = u.firstUnit[k]; x < u.firstUnit[k + 1]; ++x)
+      any |= written.test(x);
+    if (any)
+      for (uint32_t x = u.firstUnit[k]; x < u.firstUnit[k + 1]; ++x)
+        if (!written.test(x))
+          u.ignored.set(x);
+  }
   size_t nb = f.blocks.size();
   std::vector<llvm::BitVector> ue(nb, llvm::BitVector(nu)), kill(nb, llvm::BitVector(nu));
   for (size_t b = 0; b < nb; ++b) {
     const auto &instrs = f.blocks[b].instrs;
-    for (auto it = instrs.rbegin(); it != instrs.rend(); ++it) {
-      const Instr &in = *it;
-      if (!in.isGuarded())
-        for (const Operand &d : in.defs()) {
+    for (size_t j = instrs.size(); j-- > 0;) {
+      const Instr &in = instrs[j];
+      for (const Operand &d : in.defs())
+        if (kills(in, d, certain[b][j])) {
           auto [x0, x1] = units(d);
           for (uint32_t x = x0; x < x1; ++x)
             kill[b].set(x), ue[b].reset(x);
@@ -190,7 +253,8 @@ UnitLiveness computeUnitLiveness(const ori::Function &f) {
         for (const Operand &v : op.vregs()) {
           auto [x0, x1] = units(v);
           for (uint32_t x = x0; x < x1; ++x)
-            ue[b].set(x);
+            if (u.readable(x))
+              ue[b].set(x);
         }
       auto [g0, g1] = units(in.guard);
       for (uint32_t x = g0; x < g1; ++x)
@@ -215,6 +279,42 @@ UnitLiveness computeUnitLiveness(const ori::Function &f) {
       }
     }
   }
+  // Cut to where a write of the unit may have happened (forward "maybe defined" sets, any
+  // write, guarded ones included), as ori/analysis/liveness.cpp cuts vreg liveness: a value
+  // built by guarded writes (an operand tuple filled inside the ELECT loop of a TMA copy,
+  // an if-converted temporary) is otherwise live from the entry down to its first read.
+  std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nu)), defIn(nb, llvm::BitVector(nu)),
+      defOut(nb, llvm::BitVector(nu));
+  for (size_t b = 0; b < nb; ++b)
+    for (const Instr &in : f.blocks[b].instrs)
+      for (const Operand &d : in.defs()) {
+        auto [x0, x1] = units(d);
+        for (uint32_t x = x0; x < x1; ++x)
+          defs[b].set(x);
+      }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 0; b < nb; ++b) {
+      llvm::BitVector out = defIn[b];
+      out |= defs[b];
+      if (out != defOut[b]) {
+        defOut[b] = out;
+        changed = true;
+      }
+      for (uint32_t s : f.blocks[b].succs) {
+        llvm::BitVector in = defIn[s];
+        in |= out;
+        if (in != defIn[s]) {
+          defIn[s] = std::move(in);
+          changed = true;
+        }
+      }
+    }
+  }
+  for (size_t b = 0; b < nb; ++b) {
+    u.liveIn[b] &= defIn[b];
+    u.liveOut[b] &= defOut[b];
+  }
   return u;
 }
 
@@ -226,6 +326,7 @@ UnitLiveness computeUnitLiveness(const ori::Function &f) {
 /// guarded one does not: the old value may survive it); a write of a unit nobody reads
 /// occupies its register at the write point only.
 void computeSegments(const ori::Function &f, const UnitLiveness &live,
+                     const std::vector<std::vector<bool>> &certain,
                      const std::vector<int32_t> &flatToInterval, LiveInfo &li) {
   constexpr uint32_t kClosed = UINT32_MAX;
   uint32_t nu = live.firstUnit.empty() ? 0 : live.firstUnit.back();
@@ -251,7 +352,7 @@ void computeSegments(const ori::Function &f, const UnitLiveness &live,
     auto use = [&](const Operand &v, uint32_t at) {
       auto [x0, x1] = live.units(f, v);
       for (uint32_t x = x0; x < x1; ++x)
-        if (openEnd[x] == kClosed) {
+        if (openEnd[x] == kClosed && live.readable(x)) {
           openEnd[x] = at;
           open.push_back(x);
         }
@@ -267,7 +368,7 @@ void computeSegments(const ori::Function &f, const UnitLiveness &live,
         for (uint32_t x = x0; x < x1; ++x) {
           if (openEnd[x] == kClosed) {
             addSeg(x, defPt, defPt);
-          } else if (!in.isGuarded()) {
+          } else if (kills(in, d, certain[b][j])) {
             addSeg(x, defPt, openEnd[x]);
             openEnd[x] = kClosed;
           }
@@ -317,10 +418,97 @@ void computeSegments(const ori::Function &f, const UnitLiveness &live,
 
 } // namespace
 
+uint32_t setmaxnregPool(const ori::Function &f) {
+  uint32_t pool = 0;
+  for (const ori::Block &blk : f.blocks)
+    for (const Instr &in : blk.instrs)
+      if (in.op == ori::Opcode::USETMAXREG)
+        for (const Operand &u : in.uses())
+          if (u.kind == OperandKind::Imm)
+            pool = std::max(pool, static_cast<uint32_t>(u.imm));
+  return pool;
+}
+
+namespace {
+
+/// setmaxnreg regions: the register count in force at each instruction, from the entry's
+/// count through USETMAXREG (DEALLOC n / TRY_ALLOC n: n after it), joined by the minimum
+/// where paths meet (a forward data-flow over blocks), and the R registers above each
+/// count made busy over the instructions it covers, so no value lives in a register a warp
+/// does not own there (across a DEALLOC above the new count, or in the producer's region
+/// above its count). GUESS: ptxas allocates each region to its own count the same way; a
+/// TRY_ALLOC's retry loop counts as the new count after the instruction (only predicates
+/// live there).
+void addSetmaxnregRegions(const ori::Function &f, const Target &t, uint32_t entryCount,
+                          LiveInfo &li) {
+  constexpr uint32_t kUnknown = UINT32_MAX;
+  size_t nb = f.blocks.size();
+  std::vector<uint32_t> in(nb, kUnknown);
+  if (nb)
+    in[0] = entryCount;
+  auto after = [](const Instr &i, uint32_t c) {
+    if (i.op == ori::Opcode::USETMAXREG)
+      for (const Operand &u : i.uses())
+        if (u.kind == OperandKind::Imm)
+          return static_cast<uint32_t>(u.imm);
+    return c;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 0; b < nb; ++b) {
+      if (in[b] == kUnknown)
+        continue;
+      uint32_t c = in[b];
+      for (const Instr &i : f.blocks[b].instrs)
+        c = after(i, c);
+      for (uint32_t s : f.blocks[b].succs)
+        if (c < in[s]) {
+          in[s] = c;
+          changed = true;
+        }
+    }
+  }
+  uint32_t pool = std::max(entryCount, setmaxnregPool(f));
+  uint32_t top = std::min<uint32_t>(lastGprOfCount(pool), t.registers().numGprs - 1);
+  // Runs of instructions (layout order) under one count below the pool: [start, end] points.
+  uint32_t i = 0, runStart = 0, runCount = kUnknown;
+  auto flush = [&](uint32_t endPt) {
+    if (runCount != kUnknown && runCount < pool)
+      for (uint32_t r = lastGprOfCount(runCount) + 1; r <= top; ++r)
+        if (r != t.callingConvention().stackPointer)
+          addFixed(li, RegClass::R, r, runStart, endPt);
+  };
+  for (size_t b = 0; b < nb; ++b) {
+    uint32_t c = in[b] == kUnknown ? entryCount : in[b];
+    for (const Instr &ins : f.blocks[b].instrs) {
+      if (c != runCount) {
+        if (i)
+          flush(2 * i - 1);
+        runStart = 2 * i;
+        runCount = c;
+      }
+      c = after(ins, c);
+      // The instruction's own result point already runs under the new count.
+      if (c != runCount) {
+        flush(2 * i);
+        runStart = 2 * i + 1;
+        runCount = c;
+      }
+      ++i;
+    }
+  }
+  if (i)
+    flush(2 * i - 1);
+}
+
+} // namespace
+
 LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
-                         const std::vector<std::pair<RegClass, uint32_t>> &spillTemps) {
+                         const std::vector<std::pair<RegClass, uint32_t>> &spillTemps,
+                         uint32_t entryRegCount) {
   LiveInfo li;
-  UnitLiveness live = computeUnitLiveness(f);
+  std::vector<std::vector<bool>> certain = electGuardedWrites(f);
+  UnitLiveness live = computeUnitLiveness(f, certain);
   // Flat index <-> (class, number).
   std::vector<std::pair<RegClass, uint32_t>> flatToReg(f.numFlatRegs());
   std::vector<int32_t> flatToInterval(f.numFlatRegs(), -1);
@@ -334,6 +522,10 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
         iv.cls = static_cast<RegClass>(c);
         iv.num = n;
         iv.width = w;
+        iv.segs.resize(w);
+        // An octet is an operand tuple (3-5D tensor copies) written just before the one
+        // instruction that reads it; spill code stores at most a quad.
+        iv.unspillable = w > 4;
         li.intervals.push_back(iv);
       }
     }
@@ -434,7 +626,9 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
             for (uint32_t x = r0; x < r0 + n && x < 256; ++x)
               addFixed(li, d.cls, x, 0, li.numPoints);
           }
-  computeSegments(f, live, flatToInterval, li);
+  if (entryRegCount)
+    addSetmaxnregRegions(f, t, entryRegCount, li);
+  computeSegments(f, live, certain, flatToInterval, li);
   for (unsigned c = 0; c < ori::kNumRegClasses; ++c) {
     li.fixedMaxEnd[c].resize(li.fixed[c].size());
     for (size_t r = 0; r < li.fixed[c].size(); ++r) {

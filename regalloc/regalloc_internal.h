@@ -49,15 +49,19 @@ struct Interval {
   uint32_t num;         ///< virtual register number
   uint8_t width = 1;
   uint32_t start = UINT32_MAX, end = 0; ///< hull of the components' segments
-  /// Per 32-bit component of a pair/quad: the points where it is live, as sorted disjoint
-  /// closed ranges (a component never named has none). Holes are where the value is dead
-  /// (between a last use and the next definition, in the other arm of a branch), so other
-  /// values may use the register there; components are separate, so a pair whose low half
-  /// is written while another pair's high half is still read may share registers with it.
-  std::array<llvm::SmallVector<Range, 2>, 4> segs;
+  /// Per 32-bit component of a pair/quad/octet (`width` entries): the points where it is
+  /// live, as sorted disjoint closed ranges (a component never named has none, so the
+  /// unused tail of an operand tuple leaves its registers to other values). Holes are where
+  /// the value is dead (between a last use and the next definition, in the other arm of a
+  /// branch), so other values may use the register there; components are separate, so a
+  /// pair whose low half is written while another pair's high half is still read may share
+  /// registers with it. Two inline entries: singles and pairs, most intervals, allocate
+  /// nothing more.
+  llvm::SmallVector<llvm::SmallVector<Range, 2>, 2> segs;
   uint32_t size = 0;    ///< live points over all components
   double weight = 0;    ///< spill cost: use/def count weighted by loop depth, per length
-  bool unspillable = false; ///< spill temporaries (and values too short to gain from it)
+  bool unspillable = false; ///< spill temporaries, and octets (operand tuples: spill.cpp
+                            ///< stores at most a quad)
   int32_t hint = -1;    ///< a physical register a copy to/from it names
   int32_t hintVReg = -1; ///< or a virtual register whose register it would like to share
   bool empty() const { return start == UINT32_MAX; }
@@ -77,8 +81,18 @@ struct LiveInfo {
 
 /// Computes intervals, busy ranges and weights for the current code. `spillTemps` marks
 /// virtual registers (class, number) created by spill code: they are never spilled again.
+/// `entryRegCount` (non-zero in a kernel whose USETMAXREG instructions move it between
+/// register counts, see setmaxnregPool): the count at entry; the R registers beyond the
+/// count in force at each point are busy there (live_intervals.cpp).
 LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
-                         const std::vector<std::pair<ori::RegClass, uint32_t>> &spillTemps);
+                         const std::vector<std::pair<ori::RegClass, uint32_t>> &spillTemps,
+                         uint32_t entryRegCount = 0);
+
+/// The largest register count a USETMAXREG of `f` moves to (setmaxnreg), 0 when none.
+uint32_t setmaxnregPool(const ori::Function &f);
+
+/// The last R register a register count leaves (ptxas -v counts the highest + 1 + 2).
+inline uint32_t lastGprOfCount(uint32_t count) { return count >= 3 ? count - 3 : 0; }
 
 /// Copy coalescing before the scan (coalesce.cpp): copies of values that never change are
 /// merged with their source. Returns how many virtual registers went.

@@ -291,6 +291,10 @@ bool insertSpillCode(ori::Function &f, const Target &t,
       }
       continue;
     }
+    if (width > 4) { // octets are unspillable (live_intervals.cpp); never a victim
+      error = "spilling a " + std::to_string(32 * width) + "-bit register is not supported";
+      return false;
+    }
     if (c != RegClass::R && c != RegClass::P && c != RegClass::UR) {
       error = "spilling " + std::string(ori::pregPrefix(c)) + " registers is not supported";
       return false;

@@ -92,6 +92,10 @@ struct Checker {
   ori::PhysRegSet all;
   std::vector<std::string> problems;
   bool reporting = false;
+  /// Per flat virtual register, the components some instruction writes: a read of a whole
+  /// register does not read the never-written tail of an operand tuple (live_intervals.cpp
+  /// leaves those registers to other values).
+  std::vector<uint8_t> written;
 
   /// The physical registers (first, count) an operand of virtual register v occupies.
   std::pair<int32_t, uint32_t> place(const Operand &v) const {
@@ -115,7 +119,11 @@ struct Checker {
       return;
     }
     bool must = v.reg < f.numRegs(v.cls) && s.mustDef.test(f.flatRegIndex(v.cls, v.reg));
+    uint8_t mask = v.reg < f.numRegs(v.cls) ? written[f.flatRegIndex(v.cls, v.reg)] : 0;
     for (uint32_t x = static_cast<uint32_t>(r0); x < static_cast<uint32_t>(r0) + n; ++x) {
+      uint32_t comp = x - static_cast<uint32_t>(r0) + (v.sub != ori::kWholeReg ? v.sub : 0);
+      if (mask && !(mask >> comp & 1))
+        continue;
       const Set &set = s.regs[size_t(v.cls)][x];
       if (set.empty() || set[0] == kAny)
         continue;
@@ -173,7 +181,16 @@ struct Checker {
 
 std::vector<std::string> validateAllocation(const ori::Function &f, const Target &t,
                                             const std::vector<std::vector<int32_t>> &assignment) {
-  Checker ck{f, t, assignment, everyAllocatable(t), {}, false};
+  Checker ck{f, t, assignment, everyAllocatable(t), {}, false, {}};
+  ck.written.assign(f.numFlatRegs(), 0);
+  for (const ori::Block &b : f.blocks)
+    for (const Instr &i : b.instrs)
+      for (const Operand &d : i.defs())
+        if (d.kind == OperandKind::VReg && d.reg < f.numRegs(d.cls)) {
+          uint8_t all = static_cast<uint8_t>((1u << std::max<unsigned>(1, d.width)) - 1);
+          ck.written[f.flatRegIndex(d.cls, d.reg)] |=
+              d.sub == ori::kWholeReg ? all : static_cast<uint8_t>(1u << d.sub);
+        }
   size_t nb = f.blocks.size();
   std::vector<State> in(nb);
   State entry;

@@ -177,6 +177,15 @@ uint32_t LowerCtx::startBlock(std::string name) {
   return idx;
 }
 
+std::optional<uint32_t> LowerCtx::findLabel(std::string_view name) const {
+  for (auto it = labelScopes.rbegin(); it != labelScopes.rend(); ++it) {
+    auto s = scopedLabels.find({*it, std::string(name)});
+    if (s != scopedLabels.end())
+      return labels.lookup(s->second);
+  }
+  return std::nullopt;
+}
+
 ori::Operand component(const ori::Operand &r, unsigned k) {
   ori::Operand c = r;
   c.sub = static_cast<uint8_t>(k);
@@ -256,9 +265,11 @@ bool lowerBlock(LowerCtx &ctx, const ptx::Block &body) {
   for (const ptx::Statement &st : body.statements) {
     if (st.is<ptx::Block>()) {
       RegScope scope(ctx, st.as<ptx::Block>());
+      ctx.labelScopes.push_back(ctx.nextLabelScope++); // pre-order, as collect() numbers them
       ok &= lowerBlock(ctx, st.as<ptx::Block>());
+      ctx.labelScopes.pop_back();
     } else if (st.is<ptx::Label>()) {
-      uint32_t target = ctx.labels.lookup(st.as<ptx::Label>().name);
+      uint32_t target = ctx.findLabel(st.as<ptx::Label>().name).value_or(0);
       // A label starts its block; an empty fall-through block before it is dropped later.
       ctx.curBlock = target;
       ctx.localConstants.clear(); // other paths join here
@@ -354,10 +365,11 @@ bool lowerImplicitReturn(LowerCtx &ctx, const ptx::Function &pf) {
 /// Declarations and labels first, so forward branches and uses find their targets. Only the
 /// function body's own register declarations are collected here; a nested block's are bound
 /// when the walk enters it (RegScope).
-void collect(LowerCtx &ctx, const ptx::Block &body, bool nested = false) {
+void collect(LowerCtx &ctx, const ptx::Block &body, uint32_t &scopes, bool nested = false) {
+  uint32_t scope = nested ? scopes++ : 0;
   for (const ptx::Statement &st : body.statements) {
     if (st.is<ptx::Block>()) {
-      collect(ctx, st.as<ptx::Block>(), true);
+      collect(ctx, st.as<ptx::Block>(), scopes, true);
     } else if (st.is<ptx::VarDecl>()) {
       const ptx::VarDecl &d = st.as<ptx::VarDecl>();
       if (d.space != ptx::StateSpace::Reg || nested)
@@ -367,9 +379,17 @@ void collect(LowerCtx &ctx, const ptx::Block &body, bool nested = false) {
       else
         ctx.regTypes[d.name] = d.type;
     } else if (st.is<ptx::Label>()) {
+      const std::string &name = st.as<ptx::Label>().name;
       ori::Block b;
-      b.name = st.as<ptx::Label>().name;
+      b.name = name;
+      // A label repeated in another scope gets a block name of its own ('.' cannot occur
+      // in a PTX identifier, so `LAB_WAIT.3` meets no PTX label).
+      if (ctx.labels.count(b.name))
+        b.name = name + "." + std::to_string(scope);
+      for (unsigned k = 1; ctx.labels.count(b.name); ++k)
+        b.name = name + "." + std::to_string(scope) + "." + std::to_string(k);
       ctx.labels[b.name] = static_cast<uint32_t>(ctx.fn().blocks.size());
+      ctx.scopedLabels[{scope, name}] = b.name;
       ctx.fn().blocks.push_back(std::move(b));
     }
   }
@@ -511,7 +531,8 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
     ori::Block entry;
     entry.name = "entry";
     lf.fn.blocks.push_back(std::move(entry));
-    lower::collect(ctx, pf.body);
+    uint32_t labelScopes = 1;
+    lower::collect(ctx, pf.body, labelScopes);
     if (!lower::layoutKernelShared(ctx, layout) || !lower::beginFunctionLowering(ctx) ||
         !lower::planWgmmaAccumulators(ctx, pf.body)) {
       ok = false;

@@ -91,7 +91,11 @@ void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)
   Operand guard = ctx.curGuard;
   ctx.curGuard = Operand{};
   Operand pending = ctx.temp(RegClass::P), elected = ctx.temp(RegClass::P);
-  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {pending, PT()},
+  // PLOP3's second result (its own LUT, 0x0) clears `elected` for every thread: a thread
+  // that is not pending never runs the ELECT, and must not hold a stale true from code
+  // before; the unguarded write also ends the predicate's live range here, where a
+  // guarded ELECT alone would keep it live around every enclosing loop.
+  ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {pending, elected},
            {PT(), guard.kind == OperandKind::None ? PT() : guard, PT(), Operand::intImm(0x80),
             Operand::intImm(0)});
   uint32_t loop = ctx.startBlock();
@@ -102,9 +106,21 @@ void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)
   ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {pending, PT()},
            {elected, PT(), PT(), Operand::intImm(0x8), Operand::intImm(0)})
       .guard = elected;
+  // A guarded PTX instruction may leave no thread of the warp pending: the loop body still
+  // runs once, and an unguarded issue would start a copy from a tuple nobody filled. The
+  // issue is guarded by "some thread was elected" (`VOTEU.ANY UP, P`, as lower_wgmma.cpp
+  // makes a uniform predicate). Unguarded instructions start with every thread pending, so
+  // a thread is always elected there (no VOTEU, as in ptxas's code).
+  Operand issued;
+  if (guard.kind != OperandKind::None) {
+    issued = ctx.temp(RegClass::UP);
+    ctx.emit(Opcode::VOTEU, {Modifier::ANY}, {Operand::fixed(RegClass::UR), issued}, {elected});
+  }
   ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {elected, PT()},
            {PT(), PT(), PT(), Operand::intImm(0x8), Operand::intImm(0)});
+  ctx.curGuard = issued;
   issue();
+  ctx.curGuard = Operand{};
   ctx.emit(Opcode::BRA, {Modifier::U, Modifier::ANY}, {}, {Operand::block(loop)}).guard =
       pending;
   ctx.startBlock();

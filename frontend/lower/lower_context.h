@@ -16,8 +16,9 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <initializer_list>
-#include <optional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -137,7 +138,16 @@ struct LowerCtx {
   llvm::StringMap<std::pair<ptx::ScalarType, unsigned>> regRanges;
   llvm::StringMap<ori::Operand> regs; ///< PTX register -> virtual register
   llvm::StringMap<LoweredParam> params;
-  llvm::StringMap<uint32_t> labels;   ///< PTX label -> block
+  llvm::StringMap<uint32_t> labels;   ///< block name of a PTX label -> block
+  /// PTX labels are scoped by `{ }` blocks (inline asm repeats `LAB_WAIT:` in each of its
+  /// blocks): (scope, label) -> block name, where scope 0 is the function body and nested
+  /// blocks are numbered in pre-order; a label of a nested scope whose name is taken gets the
+  /// block name `name.scope`. `labelScopes` is the walk's stack of open scopes.
+  std::map<std::pair<uint32_t, std::string>, std::string> scopedLabels;
+  std::vector<uint32_t> labelScopes{0};
+  uint32_t nextLabelScope = 1;
+  /// The block a PTX label names from the current scope (innermost definition), or none.
+  std::optional<uint32_t> findLabel(std::string_view name) const;
   ori::Operand globalDesc;            ///< UR pair holding the global descriptor, once loaded
   const ModuleLayout *moduleLayout = nullptr; ///< the module's variables (lower_mem.h)
   llvm::StringMap<uint32_t> sharedVars; ///< .shared variable -> offset in the CTA's window

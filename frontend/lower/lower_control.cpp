@@ -30,10 +30,10 @@ bool lowerBra(LowerCtx &ctx, const ptx::Instruction &in) {
     return false;
   if (in.operands.size() != 1 || !in.operands[0].is<ptx::SymbolOperand>())
     return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
-  auto it = ctx.labels.find(in.operands[0].as<ptx::SymbolOperand>().name);
-  if (it == ctx.labels.end())
+  std::optional<uint32_t> target = ctx.findLabel(in.operands[0].as<ptx::SymbolOperand>().name);
+  if (!target)
     return ctx.unsupported(in, "A branch to something other than a label");
-  ctx.emit(Opcode::BRA, {}, {}, {Operand::block(it->second)});
+  ctx.emit(Opcode::BRA, {}, {}, {Operand::block(*target)});
   ctx.startBlock();
   return true;
 }

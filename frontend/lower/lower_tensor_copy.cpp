@@ -14,22 +14,28 @@
 /// Like cp.async.bulk (lower_bulk_copy.cpp) every executing thread issues its own copy: the
 /// same ELECT loop moves each thread's operands into the tuple (ptxas dedupes the stores by
 /// value with `R2UR.OR P`; one store per thread writes the same bytes). The tuple is a group
-/// of 4 uniform registers, of which the first 2 + N (load) or 1 + N (store) are used; the
-/// tuples of 3-5D loads and 4-5D stores (5 to 7 registers, an 8-aligned group in ptxas's
-/// code) are refused until the allocator gives groups of 8 (LiveInterval::segs holds 4).
+/// of 4 uniform registers when it needs at most 4 (1-2D loads, 1-3D stores), else of 8
+/// (3-5D loads, 4-5D stores and reductions: 5 to 7 registers; HW: ptxas 13.0 places these at
+/// UR8/UR16/UR24/UR32, 8-aligned, probed with one kernel per form); the unused tail holds
+/// nothing and the allocator leaves it to other values (regalloc/live_intervals.cpp).
+///   cp.reduce.async.bulk.tensor.Nd.global.shared::cta.OP.tile.bulk_group [tmap, {c..}], [s]
+///       UTMAREDG.ND.OP [URt], [URm]  URt.. = {s, c0, .., cN-1}, as UTMASTG; OP one of
+///                                    add/min/max/inc/dec/and/or/xor (HW: .ADD, .MIN, .AND,
+///                                    .DEC probed; the others by the encoding table's names)
 /// Completion: the loaded bytes complete transactions on the mbarrier; stores join the bulk
 /// group (cp.async.bulk.commit_group / wait_group). The emulator does not model TMA (the
 /// descriptor's format is not documented; tests/exec/README.md), so only compilation is
 /// tested. .L2::cache_hint reads its policy and drops it (ptxas passes it as desc[UR]: the
 /// copy is the same without it). .multicast::cluster: UTMALDG.ND.MULTICAST [URt], [URm], URmask
 /// (the 16-bit CTA mask). Also prefetch.tensormap (UTMACCTL.PF). Not selected (an error
-/// naming the instruction): .im2col, reductions (cp.reduce.async.bulk.tensor),
-/// cp.async.bulk.prefetch.tensor.
+/// naming the instruction): .im2col (UTMALDG.ND.IM2COL with the offsets in a
+/// UR, not used by the corpus), cp.async.bulk.prefetch.tensor.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_common.h"
 #include "frontend/lower/lower_mem.h"
 
 #include <array>
+#include <optional>
 
 namespace ptxmini::frontend::lower {
 namespace {
@@ -87,11 +93,36 @@ bool tensorOperand(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand
   return true;
 }
 
+/// The reduction words of cp.reduce.async.bulk.tensor and UTMAREDG's modifiers.
+constexpr std::array<std::pair<std::string_view, Modifier>, 8> kReductions = {{
+    {"add", Modifier::ADD},
+    {"min", Modifier::MIN},
+    {"max", Modifier::MAX},
+    {"inc", Modifier::INC},
+    {"dec", Modifier::DEC},
+    {"and", Modifier::AND},
+    {"or", Modifier::OR},
+    {"xor", Modifier::XOR},
+}};
+
 bool lowerTensorCopy(LowerCtx &ctx, const ptx::Instruction &in) {
   const BulkDirection dir = bulkDirection(in);
   const bool load = dir == BulkDirection::ToShared, store = dir == BulkDirection::ToGlobal;
   if (dir == BulkDirection::None)
     return ctx.unsupported(in);
+  // cp.reduce.async.bulk.tensor: a store that combines (UTMAREDG).
+  const bool reduce = in.opcode.starts_with("cp.reduce");
+  std::optional<Modifier> redMod;
+  std::string_view redWord;
+  if (reduce) {
+    if (!store)
+      return ctx.unsupported(in);
+    for (const auto &[word, mod] : kReductions)
+      if (in.has(word))
+        redWord = word, redMod = mod;
+    if (!redMod)
+      return ctx.unsupported(in);
+  }
   unsigned dims = 0;
   Modifier dimMod = Modifier::Dim1D;
   for (unsigned k = 0; k < kDims.size(); ++k)
@@ -101,7 +132,8 @@ bool lowerTensorCopy(LowerCtx &ctx, const ptx::Instruction &in) {
     return ctx.unsupported(in);
   if (!ctx.onlyModifiers(in, {"1d", "2d", "3d", "4d", "5d", "tile",
                               load ? "mbarrier::complete_tx::bytes" : "bulk_group",
-                              "L2::cache_hint", load ? "multicast::cluster" : "tile"}))
+                              "L2::cache_hint", load ? "multicast::cluster" : "tile",
+                              reduce ? redWord : "tile"}))
     return false;
   bool multicast = in.has("multicast::cluster");
   if (load != in.has("mbarrier::complete_tx::bytes") || store != in.has("bulk_group"))
@@ -149,12 +181,7 @@ bool lowerTensorCopy(LowerCtx &ctx, const ptx::Instruction &in) {
     tupleSrc = {sharedAddressReg(ctx, s)};
   }
   tupleSrc.insert(tupleSrc.end(), coords.begin(), coords.end());
-  // The allocator keeps register groups of at most 4 (regalloc LiveInterval::segs): larger
-  // tuples (3-5D loads, 4-5D stores) need 8-aligned groups of 8 it cannot give yet.
-  if (tupleSrc.size() > 4)
-    return ctx.unsupported(in, "A tensor copy whose operand tuple needs more than 4 uniform "
-                               "registers in '" + in.fullOpcode() + "'");
-  uint8_t width = 4;
+  uint8_t width = tupleSrc.size() > 4 ? 8 : 4;
   Operand tuple = ctx.temp(RegClass::UR, width), uMap = ctx.temp(RegClass::UR, 2);
   Operand uMask = multicast ? ctx.temp(RegClass::UR) : Operand{};
   ctx.curGuard = guard;
@@ -169,8 +196,10 @@ bool lowerTensorCopy(LowerCtx &ctx, const ptx::Instruction &in) {
           r2ur(uMask, mask);
       },
       [&] {
-        ori::Instr &i = ctx.emit(load ? Opcode::UTMALDG : Opcode::UTMASTG, {dimMod}, {},
-                                 {Operand::mem(tuple, 0), Operand::mem(uMap, 0)});
+        Opcode op = load ? Opcode::UTMALDG : reduce ? Opcode::UTMAREDG : Opcode::UTMASTG;
+        ori::Instr &i = ctx.emit(op, {dimMod}, {}, {Operand::mem(tuple, 0), Operand::mem(uMap, 0)});
+        if (reduce)
+          i.mods.push_back(*redMod);
         if (multicast) {
           i.mods.push_back(Modifier::MULTICAST);
           i.addUse(uMask);
@@ -220,6 +249,7 @@ namespace {
 
 constexpr std::array kRows = {
     HandlerRow{"cp.async.bulk.tensor", TypeClass::Any, lowerTensorCopy},
+    HandlerRow{"cp.reduce.async.bulk.tensor", TypeClass::Any, lowerTensorCopy},
 };
 
 } // namespace

@@ -45,8 +45,11 @@ void collectSingleMovImm(const ptx::Block &body, llvm::StringMap<int64_t> &value
       continue;
     const ptx::Instruction &in = st.as<ptx::Instruction>();
     // Every register-like destination counts as a definition (the first operand of almost
-    // every instruction; `d|p` pairs both). Stores and branches write no register.
-    if (in.operands.empty())
+    // every instruction; `d|p` pairs both). Stores and branches write no register, nor do
+    // bar.sync / bar.arrive (`bar.sync %r607, %r608`: the barrier id comes first; cutlass
+    // names its barriers so, and NUM_BARRIERS needs the id's value).
+    if (in.operands.empty() ||
+        ((in.opcode == "bar" || in.opcode == "barrier") && !in.has("red")))
       continue;
     const ptx::Operand &o = in.operands[0];
     auto def = [&](const std::string &name) { ++defs[name]; };

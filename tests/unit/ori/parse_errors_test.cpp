@@ -42,7 +42,7 @@ const ErrorCase kCases[] = {
     {"func @f {\nbb0:\n  EXIT junk junk\n}\n", "after the instruction", 3, 13},
     {"func @f {\n}\n", "function @f has no blocks", 2, 1},
     {"func @f {\nbb0:\n  %r1 = LDG [%r2\n}\n", "expected ']' to close the memory address", 3, 17},
-    {"func @f {\nbb0:\n  %r1 = MOV R4.32\n}\n", "register width must be 64 or 128", 3, 16},
+    {"func @f {\nbb0:\n  %r1 = MOV R4.32\n}\n", "register width must be 64, 128 or 256", 3, 16},
     {"func @f {\nbb0:\n  %r1 = MOV %r2.64[2]\n}\n", "component 2 is outside the register", 3, 20},
     {"func @f {\nbb0:\n  EXIT {nosuchflag}\n}\n", "unknown instruction flag 'nosuchflag'", 3, 9},
     {"func @f {\nR5:\n  EXIT\n}\n", "is reserved and cannot name a block", 2, 1},
