@@ -52,7 +52,8 @@
 ///     effect, store, barrier, or variable special register) whose sources and opcode
 ///     equal an earlier one's, with none of those sources nor the earlier result redefined
 ///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up); a pair or
-///     quad result defined once is instead deleted and its reads renamed (renameReg).
+///     quad result, or a predicate (no copy instruction), defined once is instead deleted and
+///     its reads renamed (renameReg). A compare's second result PT does not count as one.
 ///  5. Dead code elimination (dead_code.cpp).
 ///  6. Tuple formation (phase 29 only, before the rounds): see formTuples.
 //===----------------------------------------------------------------------------------===//
@@ -1324,8 +1325,14 @@ bool cseCandidate(const Instr &in) {
   const ori::OpcodeInfo &info = in.info();
   if (in.hasEffects())
     return false;
-  if (in.isGuarded() || in.numDefs != 1 || in.ops[0].kind != OperandKind::VReg ||
+  if (in.isGuarded() || in.numDefs < 1 || in.ops[0].kind != OperandKind::VReg ||
       in.ops[0].sub != ori::kWholeReg)
+    return false;
+  // Further definitions only of a fixed register (a compare's second result PT).
+  for (const Operand &d : in.defs().drop_front())
+    if (!d.isFixed())
+      return false;
+  if (in.numDefs > 1 && in.ops[0].cls != RegClass::R && in.ops[0].cls != RegClass::P)
     return false;
   for (const Operand &o : in.ops)
     if (o.kind == OperandKind::PReg && !o.isFixed())
@@ -1342,14 +1349,17 @@ bool cseCandidate(const Instr &in) {
   return in.op != Opcode::MOV && in.op != Opcode::NOP;
 }
 
-/// Every read of `from` (a whole R register defined once, by the instruction about to be
-/// deleted) becomes a read of `to` (same width, defined once, earlier in the same block, so
-/// its one definition dominates every read of `from`). False, changing nothing, where a
-/// read hides in a packed operand (a memory descriptor or constant-bank index) or either
-/// register has another definition.
+/// Every read of `from` (a whole R or P register defined once, by the instruction about to
+/// be deleted) becomes a read of `to` (same width, defined once, earlier in the same block,
+/// so its one definition dominates every read of `from`); a predicate's reads include the
+/// guards it controls (predicates have no copy instruction to leave behind). False,
+/// changing nothing, where a read hides in a packed operand (a memory descriptor or
+/// constant-bank index) or either register has another definition.
 bool renameReg(ori::Function &f, const Operand &from, const Operand &to) {
-  if (from.kind != OperandKind::VReg || to.kind != OperandKind::VReg || from.cls != RegClass::R ||
-      to.cls != RegClass::R || from.width != to.width || from.reg == to.reg ||
+  bool pred = from.cls == RegClass::P;
+  if (from.kind != OperandKind::VReg || to.kind != OperandKind::VReg ||
+      (from.cls != RegClass::R && !pred) || to.cls != from.cls || from.width != to.width ||
+      from.reg == to.reg ||
       f.regInfo(from.cls, from.reg).defCount != 1 || f.regInfo(to.cls, to.reg).defCount != 1)
     return false;
   auto packed = [&](const Operand &o) {
@@ -1365,15 +1375,19 @@ bool renameReg(ori::Function &f, const Operand &from, const Operand &to) {
       for (const Operand &o : in.ops)
         if (packed(o))
           return false;
-      if (in.guard.kind == OperandKind::VReg && in.guard.cls == from.cls && in.guard.reg == from.reg)
+      if (!pred && in.guard.kind == OperandKind::VReg && in.guard.cls == from.cls &&
+          in.guard.reg == from.reg)
         return false;
     }
   for (ori::Block &b : f.blocks)
-    for (Instr &in : b.instrs)
+    for (Instr &in : b.instrs) {
+      if (in.guard.kind == OperandKind::VReg && in.guard.cls == from.cls && in.guard.reg == from.reg)
+        in.guard.reg = to.reg;
       for (Operand &o : in.uses())
         if ((o.kind == OperandKind::VReg || (o.kind == OperandKind::Mem && o.memBaseIsVReg())) &&
             o.cls == from.cls && o.reg == from.reg)
           o.reg = to.reg;
+    }
   return true;
 }
 
@@ -1386,7 +1400,7 @@ void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
     for (size_t k = j; k-- > 0;) {
       const Instr &e = ins[k];
       // Stop at a redefinition of our sources or of the earlier result's register.
-      if (e.op == in.op && e.mods == in.mods && e.numDefs == 1 && !e.isGuarded() &&
+      if (e.op == in.op && e.mods == in.mods && e.numDefs == in.numDefs && !e.isGuarded() &&
           e.ops.size() == in.ops.size() && e.ops[0].kind == OperandKind::VReg &&
           e.ops[0].sub == ori::kWholeReg && e.ops[0].width == r.width && e.ops[0].cls == r.cls &&
           std::equal(e.ops.begin() + 1, e.ops.end(), in.ops.begin() + 1) &&
@@ -1394,7 +1408,7 @@ void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
         bool ok = !sourcesClobbered(ins, k + 1, j, in.uses());
         for (size_t m = k + 1; m < j && ok; ++m)
           ok = !ins[m].writesVReg(e.ops[0].cls, e.ops[0].reg);
-        if (ok && r.width == 1) {
+        if (ok && r.width == 1 && r.cls != RegClass::P) {
           Operand src = e.ops[0];
           makeMov(in, src);
           ++ctx.changes;

@@ -11,8 +11,15 @@
 ///      nobody waits on get no scoreboard. CALL and RET wait on everything (the other side
 ///      may touch any register at once).
 ///   2. The six hardware scoreboards are given to those producers in layout order, a free one
-///      (all its earlier producers' waiters passed) first, else shared with the one released
-///      soonest: a scoreboard counts, so sharing is correct and only makes a wait cover more.
+///      (all its earlier producers' waiters passed) first, else shared: a scoreboard counts,
+///      so sharing is correct and only makes a wait cover more. A shared scoreboard is
+///      released when its slowest producer is done, so the one chosen is the one whose
+///      producers finish closest to the new one (estimated as layout position + the
+///      release latency of the target's performance table, targets/<sm>/perf_model.def:
+///      one issue per position, a GUESS; the same table the emulator's model uses): a short
+///      read release is not put behind a global load's result (the waiters of the read
+///      would wait for the load, HW: ptxas gives them scoreboards of their own too), then
+///      the one whose last waiter comes soonest, then the lowest number.
 ///   3. The wait masks are recomputed by the same dataflow with the real scoreboards: an
 ///      instruction waits on scoreboard k when something pending on k conflicts with it, and
 ///      the wait retires everything on k (a retired write also retires its producer's late
@@ -322,25 +329,46 @@ struct CcCtx {
       for (const ori::Instr &in : blk.instrs)
         if (in.op == ori::Opcode::LDGDEPBAR || in.op == ori::Opcode::UTMACMDFLUSH)
           firstSb = 1;
+    std::vector<uint64_t> doneAt(n, 0); // estimated completion of the SB's producers
+    std::vector<uint32_t> pos(total, 0);
+    std::vector<const ori::Instr *> at(total, nullptr);
+    for (uint32_t b = 0; b < f.blocks.size(); ++b)
+      for (uint32_t i = 0; i < f.blocks[b].instrs.size(); ++i)
+        at[first[b] + i] = &f.blocks[b].instrs[i];
     for (uint32_t g = 0; g < total; ++g) {
+      PerfCost cost;
+      if (needW[g] || needR[g]) {
+        llvm::SmallVector<std::string_view, 4> mods;
+        for (ori::Modifier m : at[g]->mods)
+          mods.push_back(ori::modifierSpelling(m));
+        cost = t.perfCost(at[g]->info().name, mods);
+      }
       for (int kind = 0; kind < 2; ++kind) {
         bool write = kind == 0;
         if (!(write ? needW[g] : needR[g]))
           continue;
         uint64_t until = (write ? waitBackW[g] : waitBackR[g]) ? UINT64_MAX
                                                                 : (write ? lastWaitW[g] : lastWaitR[g]);
+        uint64_t done = g + std::max<uint64_t>(1, write ? cost.writeLatency : cost.readLatency);
         int pick = -1;
         for (unsigned k = firstSb; k < n && pick < 0; ++k)
           if (!used[k] || releaseAt[k] <= g)
             pick = static_cast<int>(k);
         if (pick < 0) {
+          auto harm = [&](unsigned k) {
+            return doneAt[k] > done ? doneAt[k] - done : done - doneAt[k];
+          };
           pick = static_cast<int>(firstSb);
-          for (unsigned k = firstSb + 1; k < n; ++k)
-            if (releaseAt[k] < releaseAt[static_cast<unsigned>(pick)])
+          for (unsigned k = firstSb + 1; k < n; ++k) {
+            unsigned p = static_cast<unsigned>(pick);
+            if (harm(k) != harm(p) ? harm(k) < harm(p) : releaseAt[k] < releaseAt[p])
               pick = static_cast<int>(k);
+          }
           releaseAt[static_cast<unsigned>(pick)] = std::max(releaseAt[static_cast<unsigned>(pick)], until);
+          doneAt[static_cast<unsigned>(pick)] = std::max(doneAt[static_cast<unsigned>(pick)], done);
         } else {
           releaseAt[static_cast<unsigned>(pick)] = until;
+          doneAt[static_cast<unsigned>(pick)] = done;
         }
         used[static_cast<unsigned>(pick)] = true;
         (write ? sbW : sbR)[g] = static_cast<uint8_t>(pick);

@@ -26,7 +26,8 @@
 ///        (generic LD/ST may touch all three); two accesses through the same base register
 ///        value (no redefinition between them) at disjoint [offset, offset + size) do not
 ///        overlap either (not for warp-collective LDSM/STSM, whose lanes use each other's
-///        addresses, nor for texture and surface operands). Constant loads are free;
+///        addresses, nor for texture and surface operands). Constant loads and texture
+///        fetches (not coherent with the kernel's own writes) are free;
 ///      - everything else with an effect (atomics, reductions, async copies, volatile
 ///        accesses, EXIT, clocks: reads of special registers that are not stable) keeps its
 ///        order with the other effects and with every memory access;
@@ -446,14 +447,21 @@ void BlockScheduler::build() {
     uint16_t spaces = info.flags & (ori::OF_GMEM | ori::OF_SMEM | ori::OF_LMEM);
     bool fence = sched::isSchedulingFence(in);
     bool volatileAccess = in.hasFlag(ori::IF_Volatile_bit);
-    bool plain = !fence && spaces && !volatileAccess &&
+    // Texture fetches are as free as constant loads: the texture cache is not kept coherent
+    // with global or surface writes within a kernel call, so a fetch of an address the
+    // same kernel wrote returns undefined data (CUDA C++ Programming Guide, "Texture and
+    // Surface Memory"): no store orders them (ptxas issues tex_fetch's TLDs ahead of its
+    // stores). Fences still do.
+    bool texFetch = in.op == ori::Opcode::TEX || in.op == ori::Opcode::TLD ||
+                    in.op == ori::Opcode::TXQ;
+    bool plain = !fence && spaces && !volatileAccess && !texFetch &&
                  info.has(ori::OF_LD) != info.has(ori::OF_ST);
     bool unstableClock = false;
     for (const Operand &o : in.uses())
       if (o.kind == OperandKind::SReg && !ori::specialRegIsStable(static_cast<ori::SpecialReg>(o.reg)))
         unstableClock = true;
     bool constLoad = info.has(ori::OF_LD) && !info.has(ori::OF_ST) && !info.has(ori::OF_SIDE) &&
-                     nodes_[j].cls == ori::LatClass::Const;
+                     (nodes_[j].cls == ori::LatClass::Const || texFetch);
     bool side = !fence && !plain &&
                 (volatileAccess || unstableClock ||
                  (!constLoad && (info.has(ori::OF_SIDE) || info.has(ori::OF_LD) ||

@@ -435,13 +435,15 @@ bool lowerTex(LowerCtx &ctx, const ptx::Instruction &in) {
   if (g->cube) {
     // Divide by the largest magnitude (HW: ptxas 13.0 emits FMNMX |x|, |y|; FMNMX with |z|;
     // MUFU.RCP; FMUL for tex.cube / tex.acube).
-    Operand m = ctx.temp(RegClass::R), r = ctx.temp(RegClass::R);
+    // Each result in a register of its own: CSE merges the max(|x|, |y|) of cube fetches
+    // that share two coordinates only when nothing redefines it.
+    Operand m1 = ctx.temp(RegClass::R), m = ctx.temp(RegClass::R), r = ctx.temp(RegClass::R);
     auto absOf = [](Operand o) {
       o.mods |= ori::OM_ABS;
       return o;
     };
-    ctx.emit(Opcode::FMNMX, {}, {m}, {absOf(c[0]), absOf(c[1]), notPT()});
-    ctx.emit(Opcode::FMNMX, {}, {m}, {m, absOf(c[2]), notPT()});
+    ctx.emit(Opcode::FMNMX, {}, {m1}, {absOf(c[0]), absOf(c[1]), notPT()});
+    ctx.emit(Opcode::FMNMX, {}, {m}, {m1, absOf(c[2]), notPT()});
     ctx.emit(Opcode::MUFU, {Modifier::RCP}, {r}, {m});
     for (const Operand &x : c)
       ctx.emit(Opcode::FMUL, {}, {component(a, k++)}, {r, x});
