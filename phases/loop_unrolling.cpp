@@ -26,7 +26,12 @@
 ///       in the loop is the branch; one of x, y is a 32-bit register i written exactly once
 ///       in the loop, in the latch, by an unguarded `i = IADD3 i, imm, RZ` (operands in any
 ///       order) or `VIADD i, i, imm`, else code 14; i not a 32-bit R register: code 15; x
-///       and y the same register: 18;
+///       and y the same register: 18. A 64-bit i (a register pair): the compare is the
+///       pair `t = ISETP.<cmp>.U32.AND x[0], y[0], PT` + `P = ISETP.<cmp>[.U32].AND.EX
+///       x[1], y[1], PT, t` (t read by nothing else), y a pair, a c[][] word pair or a
+///       64-bit constant, i written exactly twice, by the carry pair `i[0], c = IADD3 i[0],
+///       lo(k), RZ` + `i[1] = IADD3.X i[1], hi(k), RZ, c, !PT`, the compare not between
+///       the two; everything below then works on 64-bit values;
 ///    E. trip count: known when the other compare operand is an immediate (or RZ) and i's
 ///       value on entry is an unguarded `MOV i, imm|RZ` found walking back from the header's
 ///       only outside predecessor through single-predecessor blocks. The count is found by
