@@ -173,11 +173,11 @@ bool splitRegister(ori::Function &f, RegKey key, const std::vector<Ref> &refs,
   for (uint32_t i = 0; i < refs.size(); ++i)
     byBlock[refs[i].block].push_back(i);
   const size_t nb = f.blocks.size();
-  using State = std::vector<llvm::BitVector>; // per component
-  auto emptyState = [&]() { return State(width, llvm::BitVector(items)); };
+  // The state: one flat bit vector, component c's items at [c * items, (c + 1) * items).
+  const unsigned bits = width * items;
   // A block's transfer: reads see the state, definitions update it. `onRead` gets the
   // items a read sees.
-  auto transfer = [&](uint32_t b, State &s, auto &&onRead) {
+  auto transfer = [&](uint32_t b, llvm::BitVector &s, auto &&onRead) {
     auto it = byBlock.find(b);
     if (it == byBlock.end())
       return;
@@ -195,7 +195,9 @@ bool splitRegister(ori::Function &f, RegKey key, const std::vector<Ref> &refs,
         llvm::BitVector seen(items);
         for (uint8_t c = 0; c < width; ++c)
           if (r.sub == ori::kWholeReg || r.sub == c)
-            seen |= s[c];
+            for (int x = s.find_first_in(c * items, (c + 1) * items); x >= 0;
+                 x = s.find_first_in(unsigned(x) + 1, (c + 1) * items))
+              seen.set(unsigned(x) - c * items);
         onRead(list[q], seen);
       }
       const Instr &in = f.blocks[b].instrs[instr];
@@ -207,31 +209,33 @@ bool splitRegister(ori::Function &f, RegKey key, const std::vector<Ref> &refs,
         for (uint8_t c = 0; c < width; ++c)
           if (r.sub == ori::kWholeReg || r.sub == c) {
             if (!guarded)
-              s[c].reset();
-            s[c].set(itemOf[list[q]]);
+              s.reset(c * items, (c + 1) * items);
+            s.set(c * items + itemOf[list[q]]);
           }
       }
       j = e;
     }
   };
-  // 1. Reaching definitions, iterated in RPO to a fixed point.
-  std::vector<State> in(nb, emptyState()), out(nb, emptyState());
-  std::vector<bool> reached(nb, false);
+  // 1. Reaching definitions, iterated in RPO to a fixed point (out states only; a block's
+  // in state is the union of its predecessors', plus the entry item at the entry).
+  std::vector<llvm::BitVector> out(nb);
+  llvm::BitVector s(bits);
+  auto inOf = [&](uint32_t b, llvm::BitVector &st) {
+    st.reset();
+    if (b == 0)
+      for (uint8_t c = 0; c < width; ++c)
+        st.set(c * items);
+    for (uint32_t p : f.blocks[b].preds)
+      if (!out[p].empty())
+        st |= out[p];
+  };
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t b : f.rpo) {
-      State s = emptyState();
-      if (b == 0)
-        for (uint8_t c = 0; c < width; ++c)
-          s[c].set(0);
-      for (uint32_t p : f.blocks[b].preds)
-        for (uint8_t c = 0; c < width; ++c)
-          s[c] |= out[p][c];
-      in[b] = s;
+      inOf(b, s);
       transfer(b, s, [](uint32_t, const llvm::BitVector &) {});
-      if (s != out[b] || !reached[b]) {
-        out[b] = std::move(s);
-        reached[b] = true;
+      if (out[b].empty() || s != out[b]) {
+        out[b] = s;
         changed = true;
       }
     }
@@ -239,7 +243,7 @@ bool splitRegister(ori::Function &f, RegKey key, const std::vector<Ref> &refs,
   // 2. Webs.
   UnionFind uf(items);
   for (uint32_t b : f.rpo) {
-    State s = in[b];
+    inOf(b, s);
     transfer(b, s, [&](uint32_t, const llvm::BitVector &seen) {
       int first = seen.find_first();
       if (first < 0)
@@ -252,7 +256,7 @@ bool splitRegister(ori::Function &f, RegKey key, const std::vector<Ref> &refs,
   // and definitions there belong to the entry web (left as they are).
   std::vector<uint32_t> webOfRef(refs.size(), 0);
   for (uint32_t b : f.rpo) {
-    State s = in[b];
+    inOf(b, s);
     transfer(b, s, [&](uint32_t ri, const llvm::BitVector &seen) {
       const int first = seen.find_first();
       webOfRef[ri] = uf.find(first < 0 ? 0u : uint32_t(first));
