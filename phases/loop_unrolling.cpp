@@ -87,6 +87,13 @@
 ///     The check only has to be sufficient: when it fails the original loop runs.
 ///   Chains of blocks that fall into each other with no other entry are merged, so a
 ///   single-block loop stays one block.
+///   Copies get registers of their own (UnrollRenameCopies, ours): a register the loop
+///   references that is not live into its header (nor, in a loop with a break, where the
+///   loop exits) is a temporary of one iteration; every copy but the last (and every
+///   straight-line remainder copy) renames it to a fresh register, so the copies share no
+///   temporary and the schedulers may overlap them (ptxas's unrolled copies do not reuse
+///   registers either). The last copy keeps the names, so what is read after the loop is
+///   unchanged.
 ///
 /// DUMPIR after the phase prints, before the function, one line per loop visited:
 ///   `# loop <header>: fully unrolled (trip count T, T copies of B instructions, ...)`
@@ -107,6 +114,7 @@
 /// up for them would be a guess no measurement here could check; UnrollProfiledColdInstsScale:
 /// ptxas-mini has no profile data (PerformPGO is not implemented).
 //===----------------------------------------------------------------------------------===//
+#include "ori/analysis/liveness.h"
 #include "ori/cfg.h"
 #include "phases/loop_simplification.h"
 #include "phases/phase_manager.h"
@@ -178,6 +186,7 @@ struct Params {
       epilogueCount;
   double instLimit;
   bool multiBlock, nonInnermost, variableBounds, unknownMultiBlock, noOverflowCheck;
+  bool renameCopies;
 };
 
 Params readParams(const Knobs &k) {
@@ -200,6 +209,7 @@ Params readParams(const Knobs &k) {
   p.variableBounds = k.getBool(KnobId::UnrollVariableBounds);
   p.unknownMultiBlock = k.getBool(KnobId::LoopUnrollUnknownMultiBlock);
   p.noOverflowCheck = k.getBool(KnobId::DisablePartialUnrollOverflowCheck);
+  p.renameCopies = k.getBool(KnobId::UnrollRenameCopies);
   return p;
 }
 
@@ -245,6 +255,10 @@ struct LoopShape {
   bool continueWhenTrue = true; ///< `@P BRA` (true) or `@!P BRA` (false)
   Operand boundOp;              ///< the compare's other operand (loop-invariant)
   std::optional<uint64_t> bound, init;
+  /// Registers the loop references that are not live into its header: every read in an
+  /// iteration sees a definition of the same iteration (UnrollRenameCopies renames them in
+  /// every copy but the last).
+  std::vector<std::pair<RegClass, uint32_t>> locals;
   uint64_t mask() const { return wide ? ~0ull : 0xFFFFFFFFull; }
   /// The step as a signed value of the IV's width.
   int64_t signedStep() const { return wide ? int64_t(step) : int64_t(int32_t(uint32_t(step))); }
@@ -779,6 +793,7 @@ struct Builder {
   const LoopShape &s;
   std::set<std::string> taken; ///< block names in use (outside the loop, and new ones)
   std::vector<ori::Block> out;
+  ori::Function *fresh = nullptr; ///< where new registers come from (renamed copies)
 
   Builder(const ori::Function &fn, const LoopShape &sh) : f(fn), s(sh) {
     for (uint32_t b = 0; b < f.blocks.size(); ++b)
@@ -795,17 +810,57 @@ struct Builder {
   uint32_t latchOf(uint32_t base) const { return base + s.rg.size() - 1; }
   /// Appends one copy of the loop's blocks (names suffixed, or the original names when
   /// `suffix` is empty); returns the local index of its header.
-  uint32_t copy(const std::string &suffix) {
+  /// With `rename` (and `fresh` set), the copy's references to the loop's local registers
+  /// (LoopShape::locals) go to new registers of their own: the copies of an unrolled body
+  /// then share no temporary, so the schedulers may overlap them. Exact for every copy but
+  /// the one whose values leave the loop (the last): a local register's reads in a copy see
+  /// only that copy's definitions.
+  uint32_t copy(const std::string &suffix, bool rename = false) {
     const uint32_t base = static_cast<uint32_t>(out.size());
+    std::map<std::pair<RegClass, uint32_t>, uint32_t> to;
+    if (rename && fresh)
+      for (const auto &r : s.locals)
+        to[r] = fresh->newReg(r.first, std::max<uint8_t>(f.regInfo(r.first, r.second).width, 1)).reg;
+    auto fix = [&](Operand &o) {
+      auto look = [&](RegClass c, uint32_t n) -> std::optional<uint32_t> {
+        auto it = to.find({c, n});
+        return it == to.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+      };
+      if (o.kind == OperandKind::VReg) {
+        if (auto n = look(o.cls, o.reg))
+          o.reg = *n;
+      } else if (o.kind == OperandKind::Mem) {
+        if (o.memBaseIsVReg())
+          if (auto n = look(o.cls, o.reg))
+            o.reg = *n;
+        if (Operand d = o.memDesc(); d.kind == OperandKind::VReg)
+          if (auto n = look(d.cls, d.reg)) {
+            d.reg = *n;
+            o.setMemDesc(d);
+          }
+      } else if (o.kind == OperandKind::CBank) {
+        if (Operand x = o.cbankIndex(); x.kind == OperandKind::VReg)
+          if (auto n = look(x.cls, x.reg)) {
+            x.reg = *n;
+            o.setCbankIndex(x);
+          }
+      }
+    };
     for (uint32_t b = s.rg.h; b <= s.rg.l; ++b) {
       ori::Block nb;
       nb.name = unique(f.blocks[b].name + suffix);
       nb.noUnroll = f.blocks[b].noUnroll;
       nb.instrs = f.blocks[b].instrs;
-      for (Instr &in : nb.instrs)
+      for (Instr &in : nb.instrs) {
         for (Operand &o : in.ops)
           if (o.kind == OperandKind::Block && o.reg >= s.rg.h && o.reg <= s.rg.l)
             o.reg = kLocal + base + (o.reg - s.rg.h);
+        if (!to.empty()) {
+          fix(in.guard);
+          for (Operand &o : in.ops)
+            fix(o);
+        }
+      }
       out.push_back(std::move(nb));
     }
     return base;
@@ -893,8 +948,9 @@ std::vector<std::string> splice(ori::Function &f, const Region &rg, std::vector<
 
 std::vector<std::string> unrollFully(ori::Function &f, const LoopShape &s, uint64_t copies) {
   Builder bd(f, s);
+  bd.fresh = &f;
   for (uint64_t c = 0; c < copies; ++c) {
-    const uint32_t base = bd.copy(c == 0 ? "" : ".u" + std::to_string(c));
+    const uint32_t base = bd.copy(c == 0 ? "" : ".u" + std::to_string(c), c + 1 < copies);
     if (c + 1 < copies)
       bd.dropControl(base);
     else
@@ -906,11 +962,12 @@ std::vector<std::string> unrollFully(ori::Function &f, const LoopShape &s, uint6
 std::vector<std::string> unrollKnown(ori::Function &f, const LoopShape &s, uint64_t factor,
                                      uint64_t remainder) {
   Builder bd(f, s);
+  bd.fresh = &f;
   for (uint64_t r = 0; r < remainder; ++r)
-    bd.dropControl(bd.copy(".peel" + std::to_string(r)));
+    bd.dropControl(bd.copy(".peel" + std::to_string(r), true));
   uint32_t first = 0;
   for (uint64_t c = 0; c < factor; ++c) {
-    const uint32_t base = bd.copy(c == 0 ? "" : ".u" + std::to_string(c));
+    const uint32_t base = bd.copy(c == 0 ? "" : ".u" + std::to_string(c), c + 1 < factor);
     if (c == 0)
       first = base;
     if (c + 1 < factor) {
@@ -1151,8 +1208,9 @@ std::vector<std::string> unrollRuntime(ori::Function &f, const LoopShape &s, Run
   pi.push_back(branchTo(0, p0));
   // main: f copies, the check ANDed with the last copy's continue condition.
   uint32_t first = 0;
+  bd.fresh = &f;
   for (uint64_t c = 0; c < rc.factor; ++c) {
-    const uint32_t base = bd.copy(".u" + std::to_string(c));
+    const uint32_t base = bd.copy(".u" + std::to_string(c), c + 1 < rc.factor);
     if (c == 0)
       first = base;
     if (c + 1 < rc.factor) {
@@ -1504,6 +1562,38 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
         notes << " (" << o.detail << ')';
       notes << '\n';
       continue;
+    }
+    if (prm.renameCopies) {
+      // Registers referenced in the loop and not live into its header.
+      // A loop that can be left from inside a copy (a break): its copies' values may leave
+      // from any of them, so registers live where it exits are kept too.
+      const ori::Liveness lv = ori::computeLiveness(f);
+      std::vector<uint32_t> exits;
+      if (hasSideExit(f, s.rg))
+        for (uint32_t b = s.rg.h; b <= s.rg.l; ++b)
+          for (uint32_t t : f.blocks[b].succs)
+            if (t < s.rg.h || t > s.rg.l)
+              exits.push_back(t);
+      std::set<std::pair<RegClass, uint32_t>> seen;
+      for (uint32_t b = s.rg.h; b <= s.rg.l; ++b)
+        for (const Instr &in : f.blocks[b].instrs) {
+          auto note = [&](const Operand &v) {
+            if (v.kind != OperandKind::VReg || v.cls == RegClass::B)
+              return;
+            const uint32_t k = f.flatRegIndex(v.cls, v.reg);
+            bool live = lv.liveIn[s.rg.h].test(k);
+            for (uint32_t t : exits)
+              live = live || lv.liveIn[t].test(k);
+            if (!live)
+              seen.insert({v.cls, v.reg});
+          };
+          for (const Operand &v : in.guard.vregs())
+            note(v);
+          for (const Operand &o : in.ops)
+            for (const Operand &v : o.vregs())
+              note(v);
+        }
+      s.locals.assign(seen.begin(), seen.end());
     }
     std::vector<std::string> names;
     if (full) {
