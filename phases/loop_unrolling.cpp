@@ -1253,6 +1253,11 @@ std::vector<std::string> unrollRuntime(ori::Function &f, const LoopShape &s, Run
     }
   }
   bd.out[pre].instrs.back().uses()[0] = Operand::block(kLocal + remFirst);
+  // The remainder loop runs fewer than f iterations after the main loop (or the short
+  // trips the check sent to it): it is marked nounroll, so that neither a later unrolling
+  // nor OriPipelining (OkToPipelineNoUnroll=0) spends code on it. Measured: pipelining
+  // the remainders of pipeline_loops cost 10% of its modelled cycles (18839 vs 17055).
+  bd.out[remFirst].noUnroll = true;
   return splice(f, s.rg, std::move(bd.out));
 }
 
