@@ -20,6 +20,12 @@ inline bool isLoopPlainR(const ori::Operand &o) {
   return o.kind == ori::OperandKind::VReg && o.cls == ori::RegClass::R && o.width == 1 &&
          o.sub == ori::kWholeReg && (o.mods & ~ori::OM_REUSE) == 0;
 }
+/// ... a 32-bit half (component `half`) of a 64-bit R register pair, no modifier but reuse
+/// (64-bit induction variables and bounds) ...
+inline bool isLoopPairHalf(const ori::Operand &o, unsigned half) {
+  return o.kind == ori::OperandKind::VReg && o.cls == ori::RegClass::R && o.width == 2 &&
+         o.sub == half && (o.mods & ~ori::OM_REUSE) == 0;
+}
 /// ... and the 32-bit constant an operand stands for (an immediate, or RZ as 0).
 inline std::optional<uint32_t> loopConstOf(const ori::Operand &o) {
   if (o.kind == ori::OperandKind::Imm && o.mods == 0)

@@ -541,9 +541,20 @@ class Gen:
                 self.emit(f"add.u32 {bnd}, {bnd}, 1;")
             else:
                 self.emit(f"add.u32 {bnd}, {bnd}, {ch([0, 1])};")
+        wide = "wide64" in self.features and R.random() < 0.5
+        if wide:
+            # --features wide64: the same loop counted by 64-bit registers (the bound
+            # zero-extended), so the loop phases see 64-bit induction variables: register
+            # pairs, carry-pair increments and ISETP .EX compare pairs.
+            ctrw, bndw = "%%lw%d" % i, "%%lwb%d" % i
+            self.emit(f"cvt.u64.u32 {bndw}, {bnd};")
+            start = start.replace("mov.u32", "mov.u64").replace(ctr, ctrw).replace(bnd, bndw)
+            test = (test.replace(".u32", ".u64").replace(".s32", ".s64")
+                    .replace(ctr, ctrw).replace(bnd, bndw))
+            ctr, bnd = ctrw, bndw
         self.emit(start)
         if form == "data_while":
-            self.emit(f"setp.ge.u32 %pl, {ctr}, {bnd};")
+            self.emit(f"setp.ge.{'u64' if wide else 'u32'} %pl, {ctr}, {bnd};")
             self.emit(f"@%pl bra {out};")
         head_at = len(self.lines)
         self.lines.append(head + ":")
@@ -553,22 +564,22 @@ class Gen:
         self.loops.pop()
         self.depth -= 1
         self.lines.append(latch + ":")
-        self.emit(f"add.s32 {ctr}, {ctr}, {step};")
+        self.emit(f"add.s{64 if wide else 32} {ctr}, {ctr}, {step};")
         self.emit(test)
         self.emit(f"@%pl bra {head};")
         self.lines.append(out + ":")
         if "twins" in self.features and form != "data_while" and R.random() < 0.6:
             self.lines.insert(head_at + 1, "\t" * (2 + min(self.depth, 5)) + '.pragma "nounroll";')
-            self.twin(ctr, start, step, test)
+            self.twin(ctr, start, step, test, wide)
 
-    def twin(self, ctr, start, step, test):
+    def twin(self, ctr, start, step, test, wide=False):
         # --features twins: a second loop right after the first with the same count (same
         # start, step, compare and bound, its own counter), both nounroll, so that
         # OriLoopFusion (phase 59, -knob PerformLoopFusion=1) has candidates to fuse or refuse.
         R = self.R
         i = self.loop_regs
         self.loop_regs += 1
-        ctr2 = "%%l%d" % i
+        ctr2 = ("%%lw%d" if wide else "%%l%d") % i
         head, latch, out = self.label("loop"), self.label("latch"), self.label("endloop")
         self.emit(start.replace(ctr + ",", ctr2 + ","))
         self.lines.append(head + ":")
@@ -579,7 +590,7 @@ class Gen:
         self.loops.pop()
         self.depth -= 1
         self.lines.append(latch + ":")
-        self.emit(f"add.s32 {ctr2}, {ctr2}, {step};")
+        self.emit(f"add.s{64 if wide else 32} {ctr2}, {ctr2}, {step};")
         self.emit(test.replace(ctr + ",", ctr2 + ","))
         self.emit(f"@%pl bra {head};")
         self.lines.append(out + ":")
@@ -753,6 +764,7 @@ class Gen:
             f".reg .pred %p<{N['p']}>;", f".reg .f32 %f<{N['f']}>;", f".reg .f64 %fd<{N['fd']}>;",
             f".reg .b16 %x<{N['x']}>;", f".reg .b32 %y<{N['y']}>;",
             f".reg .b32 %l<{max(1, self.loop_regs)}>;", f".reg .b32 %lb<{max(1, self.loop_regs)}>;",
+            f".reg .b64 %lw<{max(1, self.loop_regs)}>;", f".reg .b64 %lwb<{max(1, self.loop_regs)}>;",
             ".reg .b64 %in, %out, %atm, %o, %scr, %own, %ip, %ea, %eb, %shp, %tj64;",
             ".reg .b32 %tix, %gid, %ta, %tb, %u0, %t0, %t1, %tj, %tn32; .reg .b16 %tn16, %tx0, %tx1; .reg .b64 %tn64;",
             ".reg .f32 %tf; .reg .f64 %tfd; .reg .pred %pc, %pl;",
@@ -783,7 +795,9 @@ class Gen:
 #   int16x2: min/max on .s16x2/.u16x2 (PTX 8.0) -- "Unknown modifier '.s16x2'"
 #   twins: a loop followed by a second with the same trip count, both nounroll (candidates for
 #     OriLoopFusion, phase 59: run with --mini-knob PerformLoopFusion=1)
-OPTIONAL_FEATURES = ("int16x2", "twins")
+#   wide64: half of the loops counted by 64-bit registers (64-bit induction variables for
+#     OriLoopUnrolling and OriLoopFusion)
+OPTIONAL_FEATURES = ("int16x2", "twins", "wide64")
 
 
 def generate(seed, size=40, features=()):

@@ -221,3 +221,55 @@ extern "C" __global__ void k_t10(const float *a, float *o) {
   for (int i = 0; i < 10; ++i) s = s * a[threadIdx.x + i * 128] + 1.0f;
   o[threadIdx.x] = s;
 }
+// w_*: 64-bit counters with other compares, steps and starts, pointer bounds computed in the
+// kernel, constant 64-bit counts on both sides of full unrolling, and two more 32-bit shapes.
+extern "C" __global__ void w_i64_le(const float *a, float *o, long long n) {
+  float s = 0.f;
+  for (long long i = 0; i <= n; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_i64_down(const float *a, float *o, long long n) {
+  float s = 0.f;
+  for (long long i = n; i > 0; --i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_i64_step2(const float *a, float *o, long long n) {
+  float s = 0.f;
+  for (long long i = 0; i < n; i += 2) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_u64(const float *a, float *o, unsigned long long n) {
+  float s = 0.f;
+  for (unsigned long long i = 0; i < n; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_i64_start(const float *a, float *o, long long lo, long long hi) {
+  float s = 0.f;
+  for (long long i = lo; i < hi; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_i64_k40(const float *a, float *o) {
+  float s = 0.f;
+  for (long long i = 0; i < 40; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_i64_k700(const float *a, float *o) {
+  float s = 0.f;
+  for (long long i = 0; i < 700; ++i) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_ptr_n(const float *a, float *o, int n) {
+  float s = 0.f;
+  for (const float *p = a + threadIdx.x, *e = a + threadIdx.x + 128 * (long long)n; p < e; p += 128) s += *p;
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_down2(const float *a, float *o, int n) {
+  float s = 0.f;
+  for (int i = n; i > 0; i -= 2) s += a[threadIdx.x + i * 128];
+  o[threadIdx.x] = s;
+}
+extern "C" __global__ void w_k17(const float *a, float *o) {
+  float s = 0.f;
+  for (int i = 0; i < 17; ++i) s += a[threadIdx.x + i * 128] * a[i];
+  o[threadIdx.x] = s;
+}

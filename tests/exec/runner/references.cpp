@@ -1640,6 +1640,28 @@ void ref_pipeline_loops(RefCtx& c) {
   }
 }
 
+// kernels/loops_i64.cu: 64-bit loop counters, n = nb + t % 13 per thread.
+void ref_loops_i64(RefCtx& c) {
+  const int64_t nb = c.iscalar(2);
+  const int32_t* a = c.buf<int32_t>("a");
+  int32_t* o = c.buf<int32_t>("o");
+  // Sums wrap as the kernel's 32-bit ints do.
+  auto add = [](int32_t& s, int64_t v) { s = static_cast<int32_t>(static_cast<uint32_t>(s) + static_cast<uint32_t>(v)); };
+  const int threads = static_cast<int>(c.d.block[0]);
+  for (int t = 0; t < threads; ++t) {
+    const int64_t n = nb + t % 13;
+    int32_t s[7] = {};
+    for (int64_t i = 0; i < n; ++i) add(s[0], a[t + i * 64]);
+    for (int64_t i = 0; i <= n - 2; i += 2) add(s[1], int64_t(a[t + i * 64]) * 3);
+    for (int64_t i = n; i > 0; --i) add(s[2], a[t + (i - 1) * 64] ^ static_cast<int32_t>(i));
+    for (int64_t i = 0; i < n; ++i) add(s[3], int64_t(a[t + i * 64]) * 5);
+    for (int64_t i = 0; i < n; ++i) add(s[4], int64_t(a[t + i * 64]) + 1);
+    for (int64_t i = 0; i < 37; ++i) add(s[5], int64_t(a[t + i * 64]) * i);
+    for (int64_t i = 0; i < n; ++i) add(s[6], int64_t(a[t + i * 64]) - 7);
+    for (int k = 0; k < 7; ++k) o[t * 7 + k] = s[k];
+  }
+}
+
 // kernels/loop_fusion.ptx: element i of thread t at i * T + t; three pairs of loops.
 void ref_loop_fusion(RefCtx& c) {
   const int n = static_cast<int>(c.iscalar(4));
@@ -1715,6 +1737,7 @@ const Entry kRefs[] = {
     {"reduce_shared", ref_reduce_shared},
     {"loop_invariants", ref_loop_invariants},
     {"pipeline_loops", ref_pipeline_loops},
+    {"loops_i64", ref_loops_i64},
     {"loop_fusion", ref_loop_fusion},
     {"hot_cold_loops", ref_hot_cold_loops},
     {"transpose", ref_transpose},
