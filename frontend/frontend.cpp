@@ -46,7 +46,8 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
     for (const PendingDiag &p : pending) {
       if (diag.errorCount() - errorsAtStart >= maxErrors)
         break;
-      diag.error(SourceLoc{fileName, p.line, p.column}, p.message);
+      p.syntax ? diag.parseError(SourceLoc{fileName, p.line, p.column}, p.message)
+               : diag.error(SourceLoc{fileName, p.line, p.column}, p.message);
     }
   };
 

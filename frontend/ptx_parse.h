@@ -26,6 +26,7 @@ namespace ptxmini::frontend {
 struct PendingDiag {
   uint32_t line = 0, column = 0;
   std::string message;
+  bool syntax = false; ///< a syntax error (DiagEngine::parseError: ptxas labels it fatal)
 };
 using PendingDiags = std::vector<PendingDiag>;
 
