@@ -1371,12 +1371,13 @@ private:
   }
 
   // ---- top level --------------------------------------------------------------------------
-  void noteItem(ParserRuleContext *c, bool isVersion) {
+  void noteItem(ParserRuleContext *c, bool isVersion, bool isTarget = false) {
     if (res_.firstItemLine == 0) {
       res_.firstItemLine = line(c);
       res_.versionFirst = isVersion;
     } else if (res_.secondItemLine == 0) {
       res_.secondItemLine = line(c);
+      res_.targetSecond = isTarget;
     }
   }
 
@@ -1395,7 +1396,7 @@ private:
       m_.versionLine = line(v);
       return;
     }
-    noteItem(c, false);
+    noteItem(c, false, c->targetDir() != nullptr);
     if (auto *t = c->targetDir()) {
       for (TerminalNode *id : t->ID())
         m_.targets.push_back(id->getText());
