@@ -293,6 +293,32 @@ std::vector<uint8_t> calleeCfaProgram(const ori::Function &f) {
   return p;
 }
 
+/// KPARAM_INFO's pointee fields of a kernel parameter declared `.ptr [.space] [.align N]`.
+/// HW: ptxas 13.0.88 with cuobjdump -elf on one kernel per form: "Space" 4 for .global and
+/// .const, 2 .shared, 1 .local, 5 generic (.ptr with no space); logAlignment log2(N), 0 when
+/// no .align is given; both 0 for a parameter that is not .ptr (nvcc's PTX never says .ptr,
+/// Triton's says `.ptr .global .align 1` on every pointer).
+struct PointeeCode {
+  ptx::StateSpace space;
+  uint32_t code;
+};
+constexpr PointeeCode kPointeeSpaceCodes[] = {{ptx::StateSpace::Global, 4},
+                                              {ptx::StateSpace::Const, 4},
+                                              {ptx::StateSpace::Shared, 2},
+                                              {ptx::StateSpace::Local, 1},
+                                              {ptx::StateSpace::None, 5}};
+cubin::ParamInfo paramInfo(const frontend::LoweredParam &p) {
+  cubin::ParamInfo pi{p.offset, p.size, 0, 0};
+  if (!p.isPtr)
+    return pi;
+  for (const PointeeCode &c : kPointeeSpaceCodes)
+    if (c.space == p.pointee)
+      pi.pointeeSpace = c.code;
+  for (unsigned a = p.pointeeAlign; a > 1; a >>= 1)
+    ++pi.logAlign;
+  return pi;
+}
+
 /// HW: ptxas 13.0 writes EICOMPAT_ATTR_ISA_CLASS 2 instead of 1 in .nv.compat for a module
 /// with a texture or surface instruction (observed with cuobjdump 13.2 -elf on tex, tld,
 /// suld, sust and txq modules).
@@ -342,6 +368,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   if (lines) {
     mi.debug = debug ? cubin::ModuleInfo::Debug::Full : cubin::ModuleInfo::Debug::LineInfo;
     mi.lineInfo = lines->moduleInfo();
+    if (debug) // -g writes .debug_str with the PTX's other DWARF sections
+      mi.lineInfo->debugStr.clear();
   }
   std::vector<frontend::LoweredFunction> lowered;
   frontend::LoweredModuleData moduleData;
@@ -595,7 +623,7 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       fi.localFunctions.push_back(std::move(loc));
     }
     for (const frontend::LoweredParam &p : lf.params)
-      fi.params.push_back(cubin::ParamInfo{p.offset, p.size, 0});
+      fi.params.push_back(paramInfo(p));
     if (debug && lf.isKernel) {
       std::vector<uint32_t> addresses;
       for (const frontend::LoweredParam &p : lf.params)

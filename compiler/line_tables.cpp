@@ -62,6 +62,23 @@ std::vector<uint8_t> ptxDebugText(std::string_view text) {
 
 LineTables::LineTables(const ptx::Module &m, std::string_view ptxText) {
   info_.ptxText = ptxDebugText(ptxText);
+  // HW (ptxas 13.0.88 -lineinfo on Triton's PTX): the PTX's .debug_str is written as it is
+  // (it holds the names `.loc ..., function_name` points at); its labels take no bytes.
+  for (const ptx::Section &s : m.sections) {
+    if (s.name != ".debug_str")
+      continue;
+    for (const ptx::SectionItem &item : s.items) {
+      if (item.kind != ptx::SectionItem::Kind::Data)
+        continue;
+      unsigned bytes = item.directive == "b8" ? 1 : item.directive == "b16" ? 2
+                     : item.directive == "b32" ? 4 : 8;
+      for (const ptx::InitValue &v : item.values)
+        for (unsigned i = 0; i < bytes; ++i)
+          info_.debugStr.push_back(
+              v.kind == ptx::InitValue::Kind::Int ? static_cast<uint8_t>(v.intValue >> (8 * i))
+                                                  : 0);
+    }
+  }
   std::vector<const ptx::FileEntry *> files;
   for (const ptx::FileEntry &f : m.files)
     files.push_back(&f);
@@ -127,8 +144,10 @@ void LineTables::collect(const ptx::Block &b, FunctionLocs &out) {
       if (it == fileIndex_.end())
         continue; // the checker reports a .loc naming no .file
       out.locs.push_back(Loc{d.line, it->second, d.locLine});
-      if (d.hasInlinedAt)
+      if (d.hasInlinedAt) {
         info_.headerPadding = 4; // HW: see encodeLineUnit
+        info_.strAfterLine = true;
+      }
     }
   }
 }

@@ -46,7 +46,8 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
     for (const PendingDiag &p : pending) {
       if (diag.errorCount() - errorsAtStart >= maxErrors)
         break;
-      diag.error(SourceLoc{fileName, p.line, p.column}, p.message);
+      p.syntax ? diag.parseError(SourceLoc{fileName, p.line, p.column}, p.message)
+               : diag.error(SourceLoc{fileName, p.line, p.column}, p.message);
     }
   };
 
@@ -65,9 +66,19 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
   if (!res.sawVersion || !res.versionFirst)
     diag.fatal(SourceLoc{fileName, headerLine, 0},
                "Missing .version directive at start of file '" + fileName + "'");
-  if (m->targets.empty())
+  // HW: .target must be the second item: ptxas 13.0.88 refuses `.version; .address_size;
+  // .target` and a second .version with this message too.
+  if (m->targets.empty() || !res.targetSecond)
     diag.fatal(SourceLoc{fileName, headerLine, 0},
                "Missing .target directive at start of file '" + fileName + "'");
+
+  // HW: ptxas 13.0.88 on `.address_size 32` PTX for a real SM: this warning (-m is 64
+  // here), then a fatal error; for compute_XX nothing.
+  if (m->addressSize == 32 && !arch->isVirtual) {
+    diag.warning(" 64 Bit host architecture (--machine) being used mismatches with "
+                 ".address_size of 32 bits");
+    diag.fatal(address32Refusal(*arch));
+  }
 
   checkModule(*m, *arch, diag, maxErrors, pending);
   flush();

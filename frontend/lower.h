@@ -24,6 +24,11 @@ namespace ptxmini::frontend {
 struct LoweredParam {
   uint32_t offset = 0; ///< within the parameter block (constant bank 0 + paramBase)
   uint32_t size = 0;
+  /// `.ptr [.space] [.align N]` (kernel parameters): what the pointer is declared to point
+  /// at, for the cubin's KPARAM_INFO. pointee None: not declared a pointer.
+  bool isPtr = false;
+  ptx::StateSpace pointee = ptx::StateSpace::None;
+  unsigned pointeeAlign = 0; ///< .align N after .ptr; 0 when not given
 };
 
 struct LoweredFunction {

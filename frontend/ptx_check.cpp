@@ -97,8 +97,10 @@ public:
     Scope global;
     for (VarDecl &v : m_.globals)
       declare(global, v, true);
-    for (Function &f : m_.functions)
+    for (Function &f : m_.functions) {
       declareFunction(global, f);
+      checkParams(f);
+    }
     for (Function &f : m_.functions) {
       if (!f.hasBody || stop())
         continue;
@@ -129,6 +131,18 @@ private:
   void error(uint32_t line, uint32_t col, const std::string &msg) {
     if (!stop())
       pending_.push_back(PendingDiag{line, col, msg});
+  }
+
+  /// HW (ptxas 13.0.88): a kernel's parameters are .param ("Entry parameter 'p' must have
+  /// .param state space" for `.reg`); `.ptr` is for kernel parameters only ("Illegal
+  /// placement of kernel parameter attribute" on a .func parameter).
+  void checkParams(const Function &f) {
+    for (const VarDecl &p : f.params) {
+      if (f.isEntry && p.space != StateSpace::Param)
+        error(p.line, p.column, "Entry parameter '" + p.name + "' must have .param state space");
+      if (!f.isEntry && p.isPtr)
+        error(p.line, p.column, "Illegal placement of kernel parameter attribute");
+    }
   }
 
   // ---- 1. header --------------------------------------------------------------------------

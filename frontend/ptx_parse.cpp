@@ -54,7 +54,7 @@ public:
       near = offending->getText();
     if (near.size() > 40)
       near = near.substr(0, 40);
-    diag_.error(SourceLoc{file_, static_cast<uint32_t>(line), static_cast<uint32_t>(col + 1)},
+    diag_.parseError(SourceLoc{file_, static_cast<uint32_t>(line), static_cast<uint32_t>(col + 1)},
                 "Parsing error near '" + near + "': syntax error");
   }
   unsigned count() const { return count_; }
@@ -623,6 +623,9 @@ private:
     void error(const SourceLoc &loc, std::string msg) {
       out.push_back(PendingDiag{loc.line, loc.column, std::move(msg)});
     }
+    void parseError(const SourceLoc &loc, std::string msg) {
+      out.push_back(PendingDiag{loc.line, loc.column, std::move(msg), true});
+    }
   };
   ptx::Module &m_;
   Pending diag_;
@@ -1050,10 +1053,17 @@ private:
     if (t == P::ALIGN) {
       int64_t v = 0;
       parseInt(q->INT()->getText(), v);
-      if (v <= 0 || (v & (v - 1)) != 0 || v > (1 << 20)) {
+      // HW: ptxas 13.0.88 "Alignment must be a power of two" for .align 0 and .align 3.
+      if (v <= 0 || (v & (v - 1)) != 0) {
+        diag_.error(loc(q), "Alignment must be a power of two");
+        v = 1;
+      } else if (v > (1 << 20)) {
         diag_.error(loc(q), "Invalid alignment " + q->INT()->getText());
         v = 1;
       }
+      // HW: ptxas 13.0.88 refuses a second .align after .ptr as a syntax error.
+      if (d.isPtr && d.ptrAlign)
+        diag_.parseError(loc(q), "Parsing error near '.align': syntax error");
       (d.isPtr ? d.ptrAlign : d.align) = static_cast<unsigned>(v);
       return;
     }
@@ -1064,7 +1074,12 @@ private:
     }
     if (t != P::DOT_ID) {
       ptx::StateSpace s = spaceOfToken(t);
-      if (d.isPtr)
+      // HW: ptxas 13.0.88 takes `.ptr .global .align 4` but refuses the space after the
+      // alignment (`.ptr .align 4 .global`: "Parsing error near '.global': syntax error").
+      // `.ptr .param` likewise (ptxas: "Parsing error near '.param'").
+      if (d.isPtr && (d.ptrAlign || s == ptx::StateSpace::Param))
+        diag_.parseError(loc(q), "Parsing error near '" + q->getText() + "': syntax error");
+      else if (d.isPtr)
         d.ptrSpace = s;
       else
         diag_.error(loc(q), "Illegal state space '" + q->getText() + "' in declaration");
@@ -1085,6 +1100,8 @@ private:
       } else if (w == "ptr") {
         d.isPtr = true;
       } else if (ptx::StateSpace s = ptx::parseStateSpace(w); s != ptx::StateSpace::None && d.isPtr) {
+        if (d.ptrAlign) // HW: as above
+          diag_.parseError(loc(q), "Parsing error near '." + std::string(w) + "': syntax error");
         d.ptrSpace = s;
       } else {
         diag_.error(loc(q), "Unknown type or qualifier '." + std::string(w) + "' in declaration");
@@ -1301,7 +1318,7 @@ private:
         // HW: ptxas names the word it did not expect ("Parsing error near 'x'").
         for (TerminalNode *w : {fn->ID(0), in->ID()})
           if (w->getText() != (w == fn->ID(0) ? "function_name" : "inlined_at"))
-            diag_.error(loc(w->getSymbol()), "Parsing error near '" + w->getText() +
+            diag_.parseError(loc(w->getSymbol()), "Parsing error near '" + w->getText() +
                                                  "': syntax error");
         d.args.push_back(fn->ID(1)->getText()); // the function's name label
         for (int k = 0; k < 3; ++k) {
@@ -1354,12 +1371,13 @@ private:
   }
 
   // ---- top level --------------------------------------------------------------------------
-  void noteItem(ParserRuleContext *c, bool isVersion) {
+  void noteItem(ParserRuleContext *c, bool isVersion, bool isTarget = false) {
     if (res_.firstItemLine == 0) {
       res_.firstItemLine = line(c);
       res_.versionFirst = isVersion;
     } else if (res_.secondItemLine == 0) {
       res_.secondItemLine = line(c);
+      res_.targetSecond = isTarget;
     }
   }
 
@@ -1378,7 +1396,7 @@ private:
       m_.versionLine = line(v);
       return;
     }
-    noteItem(c, false);
+    noteItem(c, false, c->targetDir() != nullptr);
     if (auto *t = c->targetDir()) {
       for (TerminalNode *id : t->ID())
         m_.targets.push_back(id->getText());
@@ -1389,7 +1407,7 @@ private:
       int64_t v = 0;
       parseInt(a->INT()->getText(), v);
       if (v != 32 && v != 64)
-        diag_.error(loc(a), "Invalid address size " + a->INT()->getText());
+        diag_.error(loc(a), "Illegal value for .address_size directive (must be 32 or 64)");
       m_.addressSize = static_cast<unsigned>(v);
       return;
     }
@@ -1523,7 +1541,7 @@ private:
             diag_.error(loc(a), "Deprecated feature: '.maxnctapersm directive' not supported "
                                 "as of PTX version 2.1");
           else if (!known)
-            diag_.error(loc(a), "Parsing error near '." + attr.name + "': syntax error");
+            diag_.parseError(loc(a), "Parsing error near '." + attr.name + "': syntax error");
           for (TerminalNode *n : a->INT()) {
             int64_t v = 0;
             parseInt(n->getText(), v);
@@ -1556,7 +1574,7 @@ ParseResult parsePtx(std::string_view text, const std::string &fileName, ptx::Mo
     if (diag.errorCount() - errorsAtStart >= maxErrors || pending.size() >= 16 * maxErrors)
       break;
     if (ch.maxDepth > kMaxNesting) {
-      diag.error(SourceLoc{fileName, ch.deepLine, 0},
+      diag.parseError(SourceLoc{fileName, ch.deepLine, 0},
                  "Parsing error near '{': syntax error (nesting deeper than " +
                      std::to_string(kMaxNesting) + ")");
       ++res.syntaxErrors;

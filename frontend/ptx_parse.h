@@ -26,6 +26,7 @@ namespace ptxmini::frontend {
 struct PendingDiag {
   uint32_t line = 0, column = 0;
   std::string message;
+  bool syntax = false; ///< a syntax error (DiagEngine::parseError: ptxas labels it fatal)
 };
 using PendingDiags = std::vector<PendingDiag>;
 
@@ -34,6 +35,7 @@ struct ParseResult {
   bool sawVersion = false;
   uint32_t firstItemLine = 0; ///< line of the first top-level item (ptxas's .version check)
   uint32_t secondItemLine = 0; ///< and of the second (ptxas's .target check)
+  bool targetSecond = false;   ///< the second top-level item is .target
   bool versionFirst = true;   ///< .version was the first item
 };
 

@@ -66,6 +66,11 @@ void DiagEngine::error(const SourceLoc &loc, std::string_view msg) {
   emit(Severity::Error, &loc, msg);
 }
 
+void DiagEngine::parseError(const SourceLoc &loc, std::string_view msg) {
+  ++errors_;
+  emit(Severity::Fatal, &loc, msg); // HW: ptxas 13.0.88 "line 4; fatal   : Parsing error ..."
+}
+
 void DiagEngine::fatal(std::string_view msg) {
   ++errors_;
   emit(Severity::Fatal, nullptr, msg);

@@ -60,6 +60,10 @@ public:
   void warning(const SourceLoc &loc, std::string_view msg);
   void error(std::string_view msg);
   void error(const SourceLoc &loc, std::string_view msg);
+  /// A syntax error ("Parsing error near 'x': syntax error"): ptxas labels it fatal (it
+  /// stops there); here it counts as an error and does not throw (the parser reports one
+  /// per chunk and the driver stops after parsing).
+  void parseError(const SourceLoc &loc, std::string_view msg);
   /// Prints the message and throws FatalError.
   [[noreturn]] void fatal(std::string_view msg);
   /// Same, with a file and line (ptxas: "k.ptx, line 1; fatal   : Missing .version ...").

@@ -41,6 +41,15 @@ bool ArchInfo::hasCodegen() const {
   return false;
 }
 
+std::string_view address32Refusal(const ArchInfo &arch) {
+  // HW: the messages of ptxas 13.0.88 -arch=sm_80 / sm_90 on `.address_size 32` PTX (its
+  // leading blank included).
+  if (arch.sm >= 90)
+    return " 32-Bit ABI (--machine 32 or 32-Bit addressing) is not supported on sm_90 or "
+           "higher architectures.";
+  return " 32-Bit compilation is no longer supported";
+}
+
 std::optional<ArchInfo> parseArch(std::string_view name) {
   ArchInfo a;
   if (name.starts_with("sm_")) {

@@ -30,6 +30,11 @@ struct ArchInfo {
 /// not accept (observed list in arch.cpp).
 std::optional<ArchInfo> parseArch(std::string_view name);
 
+/// Why ptxas refuses to generate code for `.address_size 32` PTX for `arch`. HW: ptxas
+/// 13.0.88 refuses it for every real SM (compute_XX only parses and accepts it): the 32-bit
+/// ABI message for sm_90 and later, "32-Bit compilation is no longer supported" before.
+std::string_view address32Refusal(const ArchInfo &arch);
+
 /// Whether code for `target` (a .target) may be compiled for `arch` (-arch): ptxas refuses a
 /// .target higher than -arch ("SM version specified by .target is higher than default SM
 /// version assumed"), and an `a` target only runs on the same SM with `a`.

@@ -439,10 +439,16 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   size_t sDebug = addSection(".debug_frame", elf::kShtProgbits, 0, 1, SectionKind::Bytes);
   // HW: the line-table sections follow .debug_frame (ptxas 13.0 -lineinfo, .loc in the PTX).
   size_t sLine = lines ? addSection(".debug_line", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
+  const bool str = lines && !m.lineInfo->debugStr.empty();
+  const bool strAfterLine = str && m.lineInfo->strAfterLine;
+  size_t sStrLine =
+      strAfterLine ? addSection(".debug_str", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
   size_t sLineSass =
       lines ? addSection(".nv_debug_line_sass", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
   size_t sPtxTxt =
       lines ? addSection(".nv_debug_ptx_txt", elf::kShtProgbits, 0, 1, SectionKind::Bytes) : 0;
+  if (str && !strAfterLine)
+    sStrLine = addSection(".debug_str", elf::kShtProgbits, 0, 1, SectionKind::Bytes);
   // HW: ptxas 13.0.88 -g: the register maps follow the line sections, then the PTX's own
   // DWARF sections in PTX order (.debug_abbrev, .debug_info, .debug_macinfo, ...).
   size_t sRegSass = full ? addSection(".nv_debug_info_reg_sass", elf::kShtProgbits, 0, 1,
@@ -836,10 +842,18 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     // the .nv.constant4 names, not observed together).
     for (const char *n : {".debug_line", ".nv_debug_line_sass"}) {
       names.both(n);
+      if (strAfterLine && n == std::string_view(".debug_line")) {
+        names.both(".debug_str");
+        names.both(std::string(".rela") + n);
+        names.both(std::string(".rel") + n);
+        continue;
+      }
       names.both(std::string(".rel") + n);
       names.both(std::string(".rela") + n);
     }
     names.both(".nv_debug_ptx_txt");
+    if (str && !strAfterLine)
+      names.both(".debug_str");
   }
   if (full) {
     // GUESS: the -g sections' names after the line sections' (ptxas's order not compared).
@@ -882,8 +896,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     // HW: section symbols for the three line sections between .debug_frame's and
     // .nv.callgraph's.
     sectionSym(sLine);
+    if (strAfterLine)
+      sectionSym(sStrLine);
     sectionSym(sLineSass);
     sectionSym(sPtxTxt);
+    if (str && !strAfterLine)
+      sectionSym(sStrLine);
   }
   if (full) {
     // HW: ptxas -g: section symbols for the register maps and the DWARF sections next.
@@ -1132,7 +1150,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
           a.push_back(sval(0x45, {0, static_cast<uint32_t>(p) | pi.offset << 16, pi.size}));
         else
           a.push_back(sval(0x17, {0, static_cast<uint32_t>(p) | pi.offset << 16,
-                                  pi.size << 18 | kKParamFlags | pi.logAlign}));
+                                  pi.size << 18 | kKParamFlags | (pi.pointeeSpace & 0xf) << 8 |
+                                      (pi.logAlign & 0xff)}));
       }
       if (f.explicitCluster)
         a.push_back(hval(0x3e, 0, Attribute::NVal));
@@ -1324,6 +1343,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                                             m.lineInfo->headerPadding);
     c.sections[sLineSass].data = encodeLineUnit({}, {}, ptx, ptxAddr);
     c.sections[sPtxTxt].data = m.lineInfo->ptxText;
+    if (str)
+      c.sections[sStrLine].data = m.lineInfo->debugStr;
     auto relocate = [&](size_t relSec, size_t target, const std::vector<size_t> &addrs,
                         bool onlyWithRows) {
       if (!relSec)

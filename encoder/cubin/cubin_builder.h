@@ -24,7 +24,8 @@ namespace ptxmini::cubin {
 struct ParamInfo {
   uint32_t offset = 0; ///< byte offset within the parameter block (bank 0 + 0x210)
   uint32_t size = 0;
-  uint32_t logAlign = 0; ///< KPARAM_INFO "pointee's logAlignment" bits (0 for ptxas output)
+  uint32_t logAlign = 0;     ///< KPARAM_INFO "pointee's logAlignment" (bits 0-7)
+  uint32_t pointeeSpace = 0; ///< KPARAM_INFO "Space" (bits 8-11): 0 unless a `.ptr` parameter
 };
 
 /// A relocation in a function's code (relocatable output): the symbol is named, the builder
@@ -125,6 +126,13 @@ struct LineInfo {
   std::vector<uint8_t> ptxText;  ///< .nv_debug_ptx_txt: one NUL-terminated line per PTX line
   /// Zero bytes at the end of .debug_line's header (encodeLineUnit's headerPadding).
   unsigned headerPadding = 0;
+  /// The PTX's `.section .debug_str` bytes (-lineinfo: the function names `.loc ...,
+  /// function_name` refers to); not written when empty. HW (ptxas 13.0.88, Triton's PTX):
+  /// the section, its name and its section symbol follow .debug_line's when the PTX has
+  /// `inlined_at` (strAfterLine; the .debug_line names are then .rela before .rel), else
+  /// .nv_debug_ptx_txt's.
+  std::vector<uint8_t> debugStr;
+  bool strAfterLine = false;
 };
 
 /// -g: a DWARF section the PTX carries (`.section .debug_info { ... }`: .debug_abbrev,

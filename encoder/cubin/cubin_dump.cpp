@@ -101,7 +101,8 @@ void dumpAttributes(const Cubin &c, const Section &s, bool compat, std::ostream 
     } else if (shape == Shape::KParam && a.payload.size() == 12) {
       uint32_t w = a.u32(2);
       // HW: size = w >> 18 (matches the PTX parameter sizes); cbank in bits 12-16 (0x1f, as
-      // cuobjdump prints it). GUESS: logAlignment bits 0-7, space bits 8-11.
+      // cuobjdump prints it); logAlignment bits 0-7, space bits 8-11 (cuobjdump 13.2 on
+      // ptxas 13.0.88 cubins of `.ptr .shared .align 4` etc. parameters).
       os << "Index : " << h(a.u32(0)) << "\tOrdinal : " << h(a.u32(1) & 0xffff)
          << "\tOffset  : " << h(a.u32(1) >> 16) << "\tSize    : " << h(w >> 18)
          << "\n\t\tPointee's logAlignment : " << h(w & 0xff) << "\tSpace : "

@@ -504,8 +504,9 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
         uint32_t size = static_cast<uint32_t>(p.sizeInBytes());
         uint32_t align = p.align ? p.align : std::max<uint32_t>(1, ptx::typeBits(p.type) / 8);
         offset = lower::alignTo(base + offset, align) - base;
-        ctx.params[p.name] = LoweredParam{offset, size};
-        lf.params.push_back(LoweredParam{offset, size});
+        LoweredParam lp{offset, size, p.isPtr, p.ptrSpace, p.ptrAlign};
+        ctx.params[p.name] = lp;
+        lf.params.push_back(lp);
         offset += size;
       }
     lf.paramBytes = offset;

@@ -29,7 +29,7 @@ Algorithm, per PTX file:
      `--nvdisasm PATH`: nvdisasm accepts it (exit 0, nothing on stderr);
      `--hazards SASS_MC`: `sass-mc -check-hazards -strict` finds no violation and nothing
      unverified (ptxas-mini never relies on unscoreboarded variable latency).
-  `--cubins REF TEST` compares two cubins directly (step 3 only).
+  `--cubins REF TEST` compares two cubins directly (steps 3 and 4).
 
 Exit status: 0 every compared file matches; 1 a must-match item differs; 2 usage or runner
 error (bad input, reference ptxas failed); 77 an oracle is missing (or, with
@@ -519,6 +519,7 @@ def main(argv=None):
         try:
             test = cm.parse(dump(opts.cuobjdump, opts.cubins[1]))
             mism, figs = compare_models(ref, test)
+            mism += test_cubin_checks(opts, opts.cubins[1])
         except RuntimeError as e:
             mism, figs = [{'item': 'cuobjdump accepts the cubin', 'kernel': None, 'ref': 'yes', 'test': str(e)}], {}
         rec = {'ptx': '%s vs %s' % tuple(opts.cubins), 'status': 'mismatch' if mism else 'match', 'arch': ref.sm,

@@ -11,7 +11,9 @@ way TRITON_PTXAS_BLACKWELL_PATH=ptxas-mini does for a user: Triton reads `ptxas-
 in cuobjdump (-elf -sass) and name the kernel (the .entry of its PTX). A kernel ptxas-mini refuses passes only when the
 first error names an sm_90a asynchronous instruction (wgmma, mbarrier, bulk copies, tensor
 maps: the Hopper issue owns them); any other refusal fails the test. With --ptxas, the same
-PTX must also compile with NVIDIA's ptxas (so the input is valid).
+PTX must also compile with NVIDIA's ptxas (so the input is valid), and ptxas-mini's cubin must
+match ptxas's on ptx_compare.py's must-match items (with --nvdisasm / --sass-mc: nvdisasm
+accepts it, the hazard checker passes).
 
 Exit 77 (ctest SKIP, never a pass) when triton cannot be imported or cuobjdump is missing.
 """
@@ -22,6 +24,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+COMPARE = os.path.join(HERE, "..", "compare", "ptx_compare.py")
 # The sm_90a asynchronous machinery (another issue): refusals naming it are expected today.
 HOPPER = re.compile(r"'(wgmma|mbarrier|cp\.async\.bulk|tensormap|fence\.proxy|setmaxnreg|"
                     r"cp\.reduce\.async\.bulk|elect|mapa|barrier\.cluster|multimem)[.']")
@@ -32,6 +35,8 @@ def main():
     ap.add_argument("--ptxas-mini", required=True)
     ap.add_argument("--cuobjdump")
     ap.add_argument("--ptxas")
+    ap.add_argument("--nvdisasm", help="with --ptxas: nvdisasm must accept each cubin")
+    ap.add_argument("--sass-mc", help="with --ptxas: its hazard checker (-strict) must pass")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--triton-path", default="/opt/ptxas-mini-oracles/triton",
                     help="a pip --target folder holding triton (added to PYTHONPATH)")
@@ -98,7 +103,26 @@ def main():
                 bad += 1
                 continue
             n = len(re.findall(r"^\s+/\*[0-9a-f]{4}\*/", dump.stdout, flags=re.M))
-            print(f"ok   {name}: compiled by ptxas-mini through Triton, {n} SASS slots in cuobjdump")
+            if args.ptxas:
+                # ptxas's cubin of the same PTX and command line against Triton's: the
+                # must-match items of tests/compare/ptx_compare.py (KPARAM_INFO, section set,
+                # e_flags, ...), nvdisasm and the hazard checker when given.
+                cmd = [args.python, COMPARE, "--cubins",
+                       os.path.join(args.workdir, name + ".ptxas.cubin"),
+                       os.path.join(args.workdir, name + ".cubin"),
+                       "--cuobjdump", args.cuobjdump]
+                if args.nvdisasm:
+                    cmd += ["--nvdisasm", args.nvdisasm]
+                if args.sass_mc:
+                    cmd += ["--hazards", args.sass_mc]
+                cmp = subprocess.run(cmd, capture_output=True, text=True)
+                if cmp.returncode != 0:
+                    print(f"FAIL {name}: differs from ptxas on a must-match item:\n"
+                          f"{cmp.stdout.strip()[-1500:]}{cmp.stderr.strip()[-500:]}")
+                    bad += 1
+                    continue
+            print(f"ok   {name}: compiled by ptxas-mini through Triton, {n} SASS slots in cuobjdump"
+                  + (", matches ptxas on the must-match items" if args.ptxas else ""))
             compiled += 1
         elif HOPPER.search(why):
             print(f"ok   {name}: refused, sm_90a async (Hopper issue): {why}")

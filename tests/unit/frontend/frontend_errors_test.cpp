@@ -34,7 +34,7 @@ TEST(FrontendErrors, BaselineIsClean) {
 
 TEST(FrontendErrors, SyntaxErrorNamesTokenAndLine) {
   expectRefused(parse(kernel("  add.s32 %r1, %r2, 1 1;")),
-                at(kBodyLine, "error   ", "Parsing error near '1': syntax error"));
+                at(kBodyLine, "fatal   ", "Parsing error near '1': syntax error"));
 }
 
 TEST(FrontendErrors, UnknownSymbolAndLabel) {
