@@ -67,6 +67,7 @@
 ///    [input max R=I]` (I: the largest R pressure of the input order).
 //===----------------------------------------------------------------------------------===//
 #include "phases/phase_manager.h"
+#include "regalloc/occupancy.h"
 #include "scheduler/dep_graph.h"
 #include "scheduler/reg_keys.h"
 
@@ -656,21 +657,6 @@ std::vector<uint32_t> BlockScheduler::schedule(const Pressure &target) {
     ++clock;
   }
   return order;
-}
-
-/// The largest register count (as ptxas -v counts) that keeps as many warps resident per
-/// SM sub-partition as `count` does.
-uint32_t occupancyCeiling(const Target &t, uint32_t count) {
-  const RegisterFiles &rf = t.registers();
-  uint32_t granule = std::max(1u, rf.regGranule);
-  uint32_t maxWarps = std::max(1u, t.perfFacts().maxWarpsPerSm / std::max(1u, rf.subPartitions));
-  uint32_t words = rf.regsPerSubPartition / 32; // registers per thread slot of one warp lane
-  uint32_t rounded = std::max(granule, (count + granule - 1) / granule * granule);
-  uint32_t warps = std::min(maxWarps, words / rounded);
-  if (warps == 0)
-    return t.maxRegisterCount();
-  uint32_t ceiling = words / warps / granule * granule;
-  return std::min(ceiling, t.maxRegisterCount());
 }
 
 } // namespace
