@@ -59,7 +59,9 @@
 /// inflation, never below the input order's maximum, capped by its register limit
 /// (-maxrregcount, .maxnreg, launch bounds, RegAllocLimit); ptxas -v's count is the highest
 /// register + 3, so a count N leaves N - 3 registers for values. A device function keeps
-/// its input order's maximum (what it may clobber, its callers may not use across the call). UR, P, UP: the allocatable registers of
+/// its input order's maximum (what it may clobber, its callers may not use across the call),
+/// and a kernel whose occupancy step is its register limit (above it: spills) keeps both its
+/// input order's maximum and the limit less twice the slack (a block above that only improves). UR, P, UP: the allocatable registers of
 /// their files. Deterministic: every choice ends in the input position.
 ///
 /// DUMPIR=ScheduleInstructionsPreRA prints one note per function:
@@ -710,8 +712,15 @@ void runScheduleInstructionsPreRA(ori::Function &f, PhaseContext &ctx) {
                                    kAllocatorSlack);
     // A device function's registers are its callers' too: whatever it may change, a
     // caller's values live across the call must avoid. It does not grow past its input.
+    // Nor does a function whose step is its register limit: there the allocator's
+    // inflation over this count becomes spills, not a lost occupancy step (ggml
+    // fattn-vec q5_1-f16 spilled 128 bytes at 255 registers with a target of 244 units,
+    // none from its input order; llm.c trimat_forward 64 bytes under launch bounds of 128).
     if (!f.isKernel)
       targetR = fnMaxR;
+    else if (ceiling >= limit) // GUESS: twice the slack; trimat's tri3 spilled at 117 and 115, not at 110
+      targetR =
+          std::min(fnMaxR, static_cast<int32_t>(limit) - kCountOverhead - 2 * kAllocatorSlack);
     targetR = std::min(targetR, static_cast<int32_t>(limit) - kCountOverhead);
   }
   targetR = std::max(targetR, 1);
