@@ -53,8 +53,12 @@
 /// that defines R registers is not done when the loop's largest R pressure (32-bit units
 /// live at one point, counted over its blocks) plus the units already hoisted out of it
 /// would pass HoistRRegPressureLimitApplyRate percent of the function's R registers
-/// (its limit, else the target's most, less the 3 -v counts beyond the values). Without it
-/// Late3's budget of 10,000 took Rodinia myocyte's solver_2 from 213 to 660 units.
+/// (its limit, else the target's most, less the 3 -v counts beyond the values), nor past the
+/// function's occupancy step (the most registers that keep as many warps resident as the
+/// function's largest R pressure before the hoist; knob HoistPastOccupancyStep lifts it).
+/// Without the first, Late3's budget of 10,000 took Rodinia myocyte's solver_2 from 213 to
+/// 660 units; without the second, the Late passes took ggml im2col's 3-D kernel from 70 to
+/// 162 units (ptxas: 44 registers) by hoisting its 29 64-bit parameters' arithmetic.
 /// Not done: the seed's profitability score (latency classes weighed against body and header
 /// sizes), the per-block HoistLate policy and the HoistCBO* / HoistTex* special paths; these
 /// knobs are not registered (no reader).
@@ -63,6 +67,7 @@
 #include "ori/cfg.h"
 #include "phases/loop_simplification.h"
 #include "phases/phase_manager.h"
+#include "regalloc/occupancy.h"
 
 #include "llvm/ADT/BitVector.h"
 
@@ -168,14 +173,15 @@ Budget budgetFor(const HoistCtx &c, uint32_t li) {
 
 /// Hoists what it may out of loop `li` (whose dedicated preheader is `pre`); returns the
 /// number of instructions moved.
-/// The most R units live at one point in the blocks of loop `l` (a backward walk of each
-/// block from its live-out set; a guarded definition kills nothing).
-uint32_t loopRPressure(const ori::Function &f, const ori::Loop &l, const ori::Liveness &lv) {
+/// The most units of class `cls` (R: 32-bit units) live at one point in `blocks` (a
+/// backward walk of each block from its live-out set; a guarded definition kills nothing).
+uint32_t blocksPressure(const ori::Function &f, const std::vector<uint32_t> &blocks,
+                        const ori::Liveness &lv, ori::RegClass cls = ori::RegClass::R) {
   std::vector<uint8_t> width(f.numFlatRegs(), 0);
-  for (uint32_t n = 0; n < f.numRegs(ori::RegClass::R); ++n)
-    width[f.flatRegIndex(ori::RegClass::R, n)] = f.regInfo(ori::RegClass::R, n).width;
+  for (uint32_t n = 0; n < f.numRegs(cls); ++n)
+    width[f.flatRegIndex(cls, n)] = f.regInfo(cls, n).width;
   uint32_t most = 0;
-  for (uint32_t b : l.blocks) {
+  for (uint32_t b : blocks) {
     llvm::BitVector live = lv.liveOut[b];
     uint32_t units = 0;
     for (unsigned x : live.set_bits())
@@ -210,9 +216,23 @@ unsigned hoistLoop(HoistCtx &c, uint32_t li, uint32_t pre) {
   int64_t rate = c.pc.knobs.getInt(KnobId::HoistRRegPressureLimitApplyRate);
   uint32_t regs = f.maxRegs ? std::min(f.maxRegs, c.pc.target->maxRegisterCount())
                             : c.pc.target->maxRegisterCount();
-  int64_t pressureRoom = rate > 0 ? (int64_t(regs > 3 ? regs - 3 : 0) * rate) / 100 -
-                                        int64_t(loopRPressure(f, l, lv))
-                                  : INT64_MAX;
+  int64_t cap = (int64_t(regs > 3 ? regs - 3 : 0) * rate) / 100;
+  if (rate > 0 && !c.pc.knobs.getBool(KnobId::HoistPastOccupancyStep)) {
+    // Nor past the function's occupancy step: the most registers that keep as many warps
+    // resident as its pressure before this hoist does (regalloc/occupancy.h).
+    std::vector<uint32_t> all(f.blocks.size());
+    for (uint32_t b = 0; b < all.size(); ++b)
+      all[b] = b;
+    uint32_t fn = blocksPressure(f, all, lv);
+    cap = std::min<int64_t>(cap, int64_t(occupancyCeiling(*c.pc.target, fn + 3)) - 3);
+  }
+  int64_t pressureRoom =
+      rate > 0 ? cap - int64_t(blocksPressure(f, l.blocks, lv)) : INT64_MAX;
+  // Predicates too: past the P file, the allocator keeps predicates in R registers (SEL
+  // and ISETP around every access, regalloc/spill.cpp), which costs more than the hoist
+  // saves (ggml im2col: 146 such SELs, 30 registers).
+  int64_t predRoom = int64_t(c.pc.target->registers().numPreds) -
+                     int64_t(blocksPressure(f, l.blocks, lv, ori::RegClass::P));
   const llvm::BitVector &liveIntoHeader = lv.liveIn[l.header];
   llvm::BitVector definedInLoop(f.numFlatRegs());
   for (uint32_t b : l.blocks)
@@ -271,11 +291,16 @@ unsigned hoistLoop(HoistCtx &c, uint32_t li, uint32_t pre) {
         for (const Operand &d : in.defs())
           if (d.kind == OperandKind::VReg && d.cls == ori::RegClass::R)
             rUnits += d.sub == ori::kWholeReg ? d.width : 1;
-        if (!room || rUnits > pressureRoom || !canMove(in, b)) {
+        int64_t pUnits = 0;
+        for (const Operand &d : in.defs())
+          if (d.kind == OperandKind::VReg && d.cls == ori::RegClass::P)
+            ++pUnits;
+        if (!room || rUnits > pressureRoom || pUnits > predRoom || !canMove(in, b)) {
           ++k;
           continue;
         }
         pressureRoom -= rUnits;
+        predRoom -= pUnits;
         Instr m = std::move(in);
         instrs.erase(instrs.begin() + static_cast<std::ptrdiff_t>(k));
         for (const Operand &d : m.defs())

@@ -29,6 +29,18 @@
 ///      is scanned lowest-first, then spread; spreading is kept only when it spills nothing
 ///      and uses no register above the lowest-first scan's highest (it can fragment the
 ///      aligned groups that pairs and quads need);
+///      With a soft target (R only; knob RegAllocRematSlack, default 2): the registers
+///      the values that cannot be recomputed need at their most (maxLive over intervals
+///      that are not rematerializable, R1 skipped) plus the slack. Every choice above is
+///      made below it (only when the target's count keeps more warps resident than the
+///      count all values live at once would: regalloc/occupancy.h); when nothing there is free, a rematerializable interval (one
+///      constant definition: a parameter's LDC, a MOV of an immediate, a stable S2R) is
+///      spilled itself, or the lightest set of rematerializable occupants of a group
+///      below the target is evicted, before a register above the target is taken. Spill
+///      code recomputes them before each use (step 4), which is what ptxas does with its
+///      parameter loads (LDC/ULDC next to their uses) instead of keeping them live from
+///      the entry; it turns the hoisted constants of the late LICM passes back into
+///      short ranges;
 ///   3. when none is free: among the usable groups, the one whose overlapping occupants
 ///      weigh least; if they weigh less than the interval, they are evicted and spilled,
 ///      else the interval itself is spilled (a value live across a call that clobbers
@@ -45,6 +57,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "phases/phase_manager.h"
 
+#include "regalloc/occupancy.h"
 #include "regalloc/regalloc_internal.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -126,7 +139,7 @@ private:
 
 /// Step 2-3 for one class.
 void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &budget,
-               bool spread, ScanResult &res) {
+               bool spread, uint32_t soft, ScanResult &res) {
   std::vector<const Interval *> order;
   for (const Interval &iv : li.intervals)
     if (iv.cls == c && !iv.empty())
@@ -198,8 +211,12 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
           isFree(static_cast<uint32_t>(r)))
         chosen = r;
     };
-    tryReg(cur->hint);
-    if (cur->hintVReg >= 0 && static_cast<size_t>(cur->hintVReg) < assign.size())
+    // Below the soft target first (every register when there is none).
+    auto belowSoft = [&](int32_t r) { return r >= 0 && static_cast<uint32_t>(r) + w <= soft; };
+    if (belowSoft(cur->hint))
+      tryReg(cur->hint);
+    if (cur->hintVReg >= 0 && static_cast<size_t>(cur->hintVReg) < assign.size() &&
+        belowSoft(assign[cur->hintVReg]))
       tryReg(assign[cur->hintVReg]);
     if (chosen < 0 && spread) {
       // Below the registers the class needs anyway, the free group freed longest ago, so
@@ -207,7 +224,7 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
       // dependence the post-RA scheduler could not move across).
       uint32_t bestFreed = UINT32_MAX;
       for (uint32_t r : regs) {
-        if (r + w > bound)
+        if (r + w > bound || !belowSoft(static_cast<int32_t>(r)))
           break;
         if (!usable(r) || !isFree(r))
           continue;
@@ -219,6 +236,56 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
           bestFreed = freed;
           chosen = static_cast<int32_t>(r);
         }
+      }
+    }
+    for (uint32_t r : regs) {
+      if (chosen >= 0 || !belowSoft(static_cast<int32_t>(r)))
+        break;
+      tryReg(static_cast<int32_t>(r));
+    }
+    if (chosen < 0 && soft != UINT32_MAX && !cur->unspillable) {
+      // Above the soft target only when no rematerializable value can make room below it:
+      // the lightest set of rematerializable occupants of a group below the target, or the
+      // interval itself when it is rematerializable and weighs less.
+      double best = -1;
+      int32_t bestReg = -1;
+      llvm::SmallVector<const Interval *, 8> bestSet;
+      for (uint32_t r : regs) {
+        if (!belowSoft(static_cast<int32_t>(r)))
+          break;
+        if (!usable(r))
+          continue;
+        double cost = 0;
+        bool ok = true;
+        llvm::SmallVector<const Interval *, 8> seen;
+        for (uint32_t k = 0; k < w && ok; ++k)
+          for (const ra::Range &x : cur->segs[k]) {
+            ok = occ.forEachOverlap(r + k, x.start, x.end, [&](const Interval *o) {
+              if (llvm::is_contained(seen, o))
+                return true;
+              seen.push_back(o);
+              cost += o->weight;
+              return o->remat && !o->unspillable && (bestReg < 0 || cost < best);
+            });
+            if (!ok)
+              break;
+          }
+        if (ok && (bestReg < 0 || cost < best)) {
+          best = cost;
+          bestReg = static_cast<int32_t>(r);
+          bestSet = seen;
+        }
+      }
+      if (cur->remat && (bestReg < 0 || cur->weight <= best)) {
+        res.victims.push_back({c, cur->num});
+        continue;
+      }
+      if (bestReg >= 0) {
+        for (const Interval *o : bestSet) {
+          unplace(o);
+          res.victims.push_back({c, o->num});
+        }
+        chosen = bestReg;
       }
     }
     for (uint32_t r : regs) {
@@ -330,6 +397,26 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
   }
 }
 
+/// The most 32-bit units of class c live at one point (rematerializable values counted
+/// only when withRemat).
+uint32_t maxLiveUnits(const ra::LiveInfo &li, RegClass c, bool withRemat) {
+  std::vector<std::pair<uint32_t, int32_t>> events;
+  for (const Interval &iv : li.intervals) {
+    if (iv.cls != c || iv.empty() || (iv.remat && !withRemat))
+      continue;
+    for (uint32_t k = 0; k < iv.width; ++k)
+      for (const ra::Range &x : iv.segs[k]) {
+        events.push_back({x.start, 1});
+        events.push_back({x.end + 1, -1});
+      }
+  }
+  llvm::sort(events);
+  int32_t live = 0, most = 0;
+  for (auto [p, d] : events)
+    most = std::max(most, live += d);
+  return static_cast<uint32_t>(most);
+}
+
 void rewrite(const std::vector<std::vector<int32_t>> &assign, Operand &o) {
   auto physical = [&](Operand r) {
     const auto &a = assign[size_t(r.cls)];
@@ -415,14 +502,32 @@ void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
   ra::coalesceCopies(f);
   std::vector<std::pair<RegClass, uint32_t>> spillTemps;
   ScanResult res;
+  int64_t rematSlack = pc.knobs.getInt(KnobId::RegAllocRematSlack);
+  uint32_t soft = UINT32_MAX;
   for (unsigned round = 0;; ++round) {
     ra::LiveInfo li = ra::computeLiveInfo(f, t, spillTemps, entryCount);
+    if (round == 0 && rematSlack >= 0) {
+      // The soft target: the R registers the values that cannot be recomputed need at
+      // their most (R1 skipped), plus the slack; above it only when no rematerializable
+      // value can make room.
+      // Only where it can gain a step of occupancy: the count all values would need at
+      // once (-v counts the highest register + 3, R1 skipped) and the target's count
+      // keep different numbers of warps resident.
+      uint32_t need = maxLiveUnits(li, RegClass::R, /*withRemat=*/false);
+      uint32_t all = maxLiveUnits(li, RegClass::R, /*withRemat=*/true);
+      uint64_t s = uint64_t(need) + 1 + static_cast<uint64_t>(rematSlack);
+      const auto &regs = budget.allocatable[size_t(RegClass::R)];
+      if (!regs.empty() && s <= regs.back() &&
+          occupancyCeiling(t, static_cast<uint32_t>(s) + 2) < occupancyCeiling(t, all + 3))
+        soft = static_cast<uint32_t>(s);
+    }
     res = ScanResult{};
     res.assignment.resize(ori::kNumRegClasses);
     for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
       res.assignment[c].assign(f.numRegs(static_cast<RegClass>(c)), -1);
     for (unsigned c = 0; c < ori::kNumRegClasses && res.error.empty(); ++c) {
-      scanClass(static_cast<RegClass>(c), li, budget, /*spread=*/false, res);
+      uint32_t cs = c == size_t(RegClass::R) ? soft : UINT32_MAX;
+      scanClass(static_cast<RegClass>(c), li, budget, /*spread=*/false, cs, res);
       if (!spread || !res.error.empty() || !res.victims.empty())
         continue;
       // Spreading can fragment the aligned groups pairs and quads need: it is kept only
@@ -430,7 +535,7 @@ void runAllocateRegisters(ori::Function &f, PhaseContext &pc) {
       ScanResult alt;
       alt.assignment.resize(ori::kNumRegClasses);
       alt.assignment[c].assign(res.assignment[c].size(), -1);
-      scanClass(static_cast<RegClass>(c), li, budget, /*spread=*/true, alt);
+      scanClass(static_cast<RegClass>(c), li, budget, /*spread=*/true, cs, alt);
       auto highest = [](const std::vector<int32_t> &a, const ra::LiveInfo &l, RegClass k) {
         int32_t h = -1;
         for (const Interval &iv : l.intervals)

@@ -664,8 +664,10 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
             lastDef[k] = &in;
           }
   for (size_t k = 0; k < li.intervals.size(); ++k)
-    if (defs[k] == 1 && rematerializable(*lastDef[k], t))
+    if (defs[k] == 1 && rematerializable(*lastDef[k], t)) {
       li.intervals[k].weight *= 0.25;
+      li.intervals[k].remat = true;
+    }
   // Hints from copies; then along chains of copies between virtual registers, both ways
   // (`%a = MOV R4; %b = MOV %a; ...; R4 = MOV %z` all ask for R4).
   std::vector<std::pair<Interval *, Interval *>> copies;

@@ -60,8 +60,9 @@ struct Interval {
   llvm::SmallVector<llvm::SmallVector<Range, 2>, 2> segs;
   uint32_t size = 0;    ///< live points over all components
   double weight = 0;    ///< spill cost: use/def count weighted by loop depth, per length
-  bool unspillable = false; ///< spill temporaries, and octets (operand tuples: spill.cpp
-                            ///< stores at most a quad)
+  bool unspillable = false; ///< spill temporaries, values too short to gain from it, and
+                            ///< octets (operand tuples: spill.cpp stores at most a quad)
+  bool remat = false;   ///< spilling it recomputes its one constant definition (no slot)
   int32_t hint = -1;    ///< a physical register a copy to/from it names
   int32_t hintVReg = -1; ///< or a virtual register whose register it would like to share
   bool empty() const { return start == UINT32_MAX; }

@@ -60,7 +60,9 @@
 /// inflation, never below the input order's maximum, capped by its register limit
 /// (-maxrregcount, .maxnreg, launch bounds, RegAllocLimit); ptxas -v's count is the highest
 /// register + 3, so a count N leaves N - 3 registers for values. A device function keeps
-/// its input order's maximum (what it may clobber, its callers may not use across the call). UR, P, UP: the allocatable registers of
+/// its input order's maximum (what it may clobber, its callers may not use across the call),
+/// and a kernel whose occupancy step is its register limit (above it: spills) keeps both its
+/// input order's maximum and the limit less twice the slack (a block above that only improves). UR, P, UP: the allocatable registers of
 /// their files. Deterministic: every choice ends in the input position.
 ///
 /// DUMPIR=ScheduleInstructionsPreRA prints one note per function:
@@ -68,6 +70,7 @@
 ///    [input max R=I]` (I: the largest R pressure of the input order).
 //===----------------------------------------------------------------------------------===//
 #include "phases/phase_manager.h"
+#include "regalloc/occupancy.h"
 #include "scheduler/dep_graph.h"
 #include "scheduler/reg_keys.h"
 
@@ -666,21 +669,6 @@ std::vector<uint32_t> BlockScheduler::schedule(const Pressure &target) {
   return order;
 }
 
-/// The largest register count (as ptxas -v counts) that keeps as many warps resident per
-/// SM sub-partition as `count` does.
-uint32_t occupancyCeiling(const Target &t, uint32_t count) {
-  const RegisterFiles &rf = t.registers();
-  uint32_t granule = std::max(1u, rf.regGranule);
-  uint32_t maxWarps = std::max(1u, t.perfFacts().maxWarpsPerSm / std::max(1u, rf.subPartitions));
-  uint32_t words = rf.regsPerSubPartition / 32; // registers per thread slot of one warp lane
-  uint32_t rounded = std::max(granule, (count + granule - 1) / granule * granule);
-  uint32_t warps = std::min(maxWarps, words / rounded);
-  if (warps == 0)
-    return t.maxRegisterCount();
-  uint32_t ceiling = words / warps / granule * granule;
-  return std::min(ceiling, t.maxRegisterCount());
-}
-
 } // namespace
 
 void runScheduleInstructionsPreRA(ori::Function &f, PhaseContext &ctx) {
@@ -732,8 +720,15 @@ void runScheduleInstructionsPreRA(ori::Function &f, PhaseContext &ctx) {
                                    kAllocatorSlack);
     // A device function's registers are its callers' too: whatever it may change, a
     // caller's values live across the call must avoid. It does not grow past its input.
+    // Nor does a function whose step is its register limit: there the allocator's
+    // inflation over this count becomes spills, not a lost occupancy step (ggml
+    // fattn-vec q5_1-f16 spilled 128 bytes at 255 registers with a target of 244 units,
+    // none from its input order; llm.c trimat_forward 64 bytes under launch bounds of 128).
     if (!f.isKernel)
       targetR = fnMaxR;
+    else if (ceiling >= limit) // GUESS: twice the slack; trimat's tri3 spilled at 117 and 115, not at 110
+      targetR =
+          std::min(fnMaxR, static_cast<int32_t>(limit) - kCountOverhead - 2 * kAllocatorSlack);
     targetR = std::min(targetR, static_cast<int32_t>(limit) - kCountOverhead);
   }
   targetR = std::max(targetR, 1);
