@@ -12,17 +12,19 @@ namespace ptxmini::targets {
 
 extern const IsaTables kSm90Tables;
 extern const IsaTables kSm80Tables;
+extern const IsaTables kSm89Tables;
 
 const IsaTables *isaTablesFor(unsigned sm) {
   switch (sm) {
   case 90:
     return &kSm90Tables;
-  // HW: sm_86 and sm_89 words are sm_80's (conformance run of the sm_86/sm_89 corpus through
-  // the sm_80 tables, see targets/sm_80/ENCODING.md).
+  // HW: sm_86 words are sm_80's, sm_89's too but for a few spellings of nvdisasm -b SM89
+  // (conformance runs of ptxas's sm_86/sm_89 code, targets/sm_80/ENCODING.md).
   case 80:
   case 86:
-  case 89:
     return &kSm80Tables;
+  case 89:
+    return &kSm89Tables;
   default:
     return nullptr;
   }

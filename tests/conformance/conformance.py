@@ -47,7 +47,7 @@ CORPUS = {
 # them back: {arch: {opcode (bits 0..11): (lo, hi) bit range}}. sm_80/86/89: the uniform
 # register of the implicit global-memory descriptor (targets/sm_80/sm80_forms.def, "memory").
 _DESC80 = {0x981: (32, 37), 0x980: (32, 37), 0x986: (64, 69), 0x985: (64, 69),
-           0x9a8: (64, 69), 0x98e: (64, 69), 0xfae: (64, 69)}
+           0x9a8: (64, 69), 0x98a: (64, 69), 0x98e: (64, 69), 0xfae: (64, 69)}
 HIDDEN = {"sm_80": _DESC80, "sm_86": _DESC80, "sm_89": _DESC80}
 
 
