@@ -7,6 +7,7 @@
 
 #include "targets/common/volta_word.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -73,8 +74,13 @@ bool parseBitSpec(std::string_view spec, Word128 &mask, Word128 &value, std::str
 }
 
 Isa::Isa(const targets::IsaTables &tables, std::vector<std::string> &errors) : tables_(&tables) {
-  for (size_t r = 0; r < tables.forms.size(); ++r) {
-    const auto &row = tables.forms[r];
+  // The SM's own rows first, then the family rows it shares (overlay: targets/common/form_row.h).
+  std::vector<targets::FormRow> rows(tables.forms.begin(), tables.forms.end());
+  for (const auto &row : tables.shared)
+    if (std::find(tables.replaced.begin(), tables.replaced.end(), row.opcode) == tables.replaced.end())
+      rows.push_back(row);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const auto &row = rows[r];
     std::string err;
     auto t = parseTemplate(row.text, err);
     Form f;

@@ -173,6 +173,9 @@ private:
     if (target_ && !archCanCompile(arch_, *target_)) {
       ArchInfo sameSuffix = arch_;
       sameSuffix.suffix = target_->suffix;
+      if (target_->suffix == 'f' && target_->sm <= arch_.sm && !sameFamily(arch_, *target_))
+        diag_.fatal("Program with .target '" + target_->name() +
+                    "' cannot be compiled to different SM-family architecture");
       if (target_->suffix && archCanCompile(sameSuffix, *target_))
         diag_.fatal("PTX with .target '" + target_->name() +
                     "' cannot be compiled for architecture '" + arch_.name() + "'");

@@ -23,6 +23,7 @@
 #include "scheduler/sass_deps.h"
 #include "targets/arch.h"
 #include "targets/common/volta_word.h"
+#include "targets/target_model.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -663,7 +664,7 @@ HazardStats checkCubinHazards(const std::string &path, const HazardOptions &opts
   }
   unsigned sm = (cub->flags >> 8) & 0xff;
   auto arch = parseArch("sm_" + std::to_string(sm));
-  const Target *target = arch ? Target::get(*arch) : nullptr;
+  const Target *target = arch ? modelTarget(*arch) : nullptr;
   if (!target) {
     os << path << ": no scheduling model for sm_" << sm << "\n";
     return total;

@@ -77,9 +77,17 @@ std::optional<ArchInfo> parseArch(std::string_view name) {
   return std::nullopt;
 }
 
+bool sameFamily(const ArchInfo &a, const ArchInfo &b) { return a.sm / 10 == b.sm / 10; }
+
 bool archCanCompile(const ArchInfo &arch, const ArchInfo &target) {
   if (target.suffix == 'a')
     return arch.sm == target.sm && arch.suffix == 'a';
+  // HW (ptxas 13.0.88, every -arch x .target pair of sm_80 ... sm_121f): an `f` target runs
+  // on its own SM and the later ones of its family only (sm_100f on sm_100/103, sm_120f on
+  // sm_120/121, sm_103f on sm_103); elsewhere "cannot be compiled to different SM-family
+  // architecture".
+  if (target.suffix == 'f')
+    return target.sm <= arch.sm && sameFamily(arch, target);
   return target.sm <= arch.sm;
 }
 

@@ -38,6 +38,10 @@ std::string_view address32Refusal(const ArchInfo &arch);
 /// Whether code for `target` (a .target) may be compiled for `arch` (-arch): ptxas refuses a
 /// .target higher than -arch ("SM version specified by .target is higher than default SM
 /// version assumed"), and an `a` target only runs on the same SM with `a`.
+/// An `f` (family) target only runs on later SMs of its family (same tens digit).
 bool archCanCompile(const ArchInfo &arch, const ArchInfo &target);
+
+/// The two SMs are of one family (sm_100 and sm_103; sm_120 and sm_121).
+bool sameFamily(const ArchInfo &a, const ArchInfo &b);
 
 } // namespace ptxmini

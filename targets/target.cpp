@@ -1,5 +1,6 @@
 //===- targets/target.cpp - the Target objects, one per SM with code generation --------===//
 #include "targets/target.h"
+#include "targets/target_model.h"
 
 #include <algorithm>
 
@@ -36,6 +37,24 @@ const Target kSm90(ArchInfo{90, 0, false},
                                 /*constWindowOffset=*/0xd0, /*sharedReserve=*/0x400,
                                 /*sharedCtaShift=*/24, /*functionTableBank=*/2},
                    sm90SchedTables(), sm90PerfTables());
+
+// sm_80 / sm_86 / sm_89: a model only (the hazard checker reads ptxas's code for them; no
+// code generation). HW: ptxas 13.0.88 sm_80 code read with nvdisasm 13.2 (targets/sm_80/
+// ENCODING.md): parameters at c[0x0][0x160], `IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]`
+// starts every kernel, %nctaid.x is c[0x0][0xc], the global descriptor is
+// `ULDC.64 UR4, c[0x0][0x118]`; a shared variable's address is its offset (no reserve, no
+// CTA shift). GUESS: the register files and the latency model are sm_90's (sm_80's latencies
+// are not measured; the hazard checker on ptxas's sm_80 cubins tests this guess).
+const Target kSm80Model(ArchInfo{80, 0, false},
+                        ConstBankLayout{/*paramBase=*/0x160, /*ntidOffset=*/0x0,
+                                        /*nctaidOffset=*/0xc, /*stackPtrOffset=*/0x28,
+                                        /*globalDescOffset=*/0x118},
+                        RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
+                                      /*reservedGprs=*/2},
+                        MemoryLayout{/*constVarBank=*/3, /*addressSlotBank=*/4,
+                                     /*constWindowOffset=*/0xd0, /*sharedReserve=*/0,
+                                     /*sharedCtaShift=*/0, /*functionTableBank=*/2},
+                        sm90SchedTables(), sm90PerfTables());
 
 constexpr SpecialRegRead kSm90SpecialRegs[] = {
 #define PTX_SREG_READ(Ptx, Kind, Sass, A, B) {Ptx, SpecialRegRead::How::Kind, Sass, A, B},
@@ -221,6 +240,25 @@ const Target *Target::get(const ArchInfo &arch) {
   if (arch.isVirtual || !arch.hasCodegen())
     return nullptr;
   return &kSm90; // hasCodegen() is true only for the SMs above
+}
+
+} // namespace ptxmini
+
+namespace ptxmini {
+
+const Target *modelTarget(const ArchInfo &arch) {
+  if (const Target *t = Target::get(arch))
+    return t;
+  if (arch.isVirtual)
+    return nullptr;
+  switch (arch.sm) {
+  case 80:
+  case 86:
+  case 89:
+    return &kSm80Model;
+  default:
+    return nullptr;
+  }
 }
 
 } // namespace ptxmini

@@ -33,11 +33,16 @@ struct NamedValue {
   const char *name;
 };
 
-/// Everything an SM's encoder needs; one per SM in the 128-bit family.
+/// Everything an SM's encoder needs; one per SM in the 128-bit family. An SM whose encoding
+/// differs from the family's in a few forms is an overlay: its own rows (`forms`, tried
+/// first) over the family rows it shares (`shared`), minus the family rows of the opcodes it
+/// replaces entirely (`replaced`: bits 0..11, operand-form bits included).
 struct IsaTables {
   const char *name;                    ///< "sm_90"
   std::span<const FormRow> forms;
   std::span<const NamedValue> specialRegs;
+  std::span<const FormRow> shared = {};
+  std::span<const uint16_t> replaced = {};
 };
 
 /// The tables for an SM (`sm` as in ArchInfo::sm), or nullptr when none exist.

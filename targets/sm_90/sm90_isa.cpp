@@ -23,5 +23,9 @@ constexpr NamedValue kSm90SpecialRegs[] = {
 } // namespace
 
 extern const IsaTables kSm90Tables = {"sm_90", kSm90Forms, kSm90SpecialRegs};
+/// sm_90's rows are the 128-bit family's shared table that other SMs overlay (sm_80: its
+/// differences in targets/sm_80/sm80_forms.def).
+extern const std::span<const FormRow> kFamilyForms = kSm90Forms;
+extern const std::span<const NamedValue> kFamilySpecialRegs = kSm90SpecialRegs;
 
 } // namespace ptxmini::targets
