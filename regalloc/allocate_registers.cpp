@@ -64,6 +64,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <vector>
 
 namespace ptxmini {
@@ -243,15 +244,15 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
         break;
       tryReg(static_cast<int32_t>(r));
     }
-    if (chosen < 0 && soft != UINT32_MAX && !cur->unspillable) {
-      // Above the soft target only when no rematerializable value can make room below it:
-      // the lightest set of rematerializable occupants of a group below the target, or the
-      // interval itself when it is rematerializable and weighs less.
+    // The lightest set of occupants to evict from one usable group of `w` registers (in
+    // `regs` order; below the soft target only, and rematerializable occupants only, when
+    // rematOnly): its summed weight, the group (-1: none), the occupants.
+    auto cheapestEviction = [&](bool rematOnly) {
       double best = -1;
       int32_t bestReg = -1;
       llvm::SmallVector<const Interval *, 8> bestSet;
       for (uint32_t r : regs) {
-        if (!belowSoft(static_cast<int32_t>(r)))
+        if (rematOnly && !belowSoft(static_cast<int32_t>(r)))
           break;
         if (!usable(r))
           continue;
@@ -265,7 +266,7 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
                 return true;
               seen.push_back(o);
               cost += o->weight;
-              return o->remat && !o->unspillable && (bestReg < 0 || cost < best);
+              return (!rematOnly || o->remat) && !o->unspillable && (bestReg < 0 || cost < best);
             });
             if (!ok)
               break;
@@ -276,6 +277,13 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
           bestSet = seen;
         }
       }
+      return std::tuple{best, bestReg, bestSet};
+    };
+    if (chosen < 0 && soft != UINT32_MAX && !cur->unspillable) {
+      // Above the soft target only when no rematerializable value can make room below it:
+      // the lightest set of rematerializable occupants of a group below the target, or the
+      // interval itself when it is rematerializable and weighs less.
+      auto [best, bestReg, bestSet] = cheapestEviction(/*rematOnly=*/true);
       if (cur->remat && (bestReg < 0 || cur->weight <= best)) {
         res.victims.push_back({c, cur->num});
         continue;
@@ -295,33 +303,7 @@ void scanClass(RegClass c, const ra::LiveInfo &li, const ra::RegisterBudget &bud
     }
     if (chosen < 0) {
       // Evict the lightest occupants of a usable group, or spill the interval itself.
-      double best = -1;
-      int32_t bestReg = -1;
-      llvm::SmallVector<const Interval *, 8> bestSet;
-      for (uint32_t r : regs) {
-        if (!usable(r))
-          continue;
-        double cost = 0;
-        bool ok = true;
-        llvm::SmallVector<const Interval *, 8> seen;
-        for (uint32_t k = 0; k < w && ok; ++k)
-          for (const ra::Range &x : cur->segs[k]) {
-            ok = occ.forEachOverlap(r + k, x.start, x.end, [&](const Interval *o) {
-              if (llvm::is_contained(seen, o))
-                return true;
-              seen.push_back(o);
-              cost += o->weight;
-              return !o->unspillable && (bestReg < 0 || cost < best);
-            });
-            if (!ok)
-              break;
-          }
-        if (ok && (bestReg < 0 || cost < best)) {
-          best = cost;
-          bestReg = static_cast<int32_t>(r);
-          bestSet = seen;
-        }
-      }
+      auto [best, bestReg, bestSet] = cheapestEviction(/*rematOnly=*/false);
       if (bestReg >= 0 && (cur->unspillable || best < cur->weight)) {
         for (const Interval *o : bestSet) {
           unplace(o);

@@ -20,6 +20,7 @@ Exit 77 (ctest SKIP, never a pass) when triton cannot be imported or cuobjdump i
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -59,7 +60,11 @@ def main():
     print(f"triton {probe.stdout.strip()}")
 
     os.makedirs(args.workdir, exist_ok=True)
-    env["TRITON_CACHE_DIR"] = os.path.join(args.workdir, "cache")
+    # A fresh cache every run: Triton keys its cache on ptxas's --version text, not on the
+    # binary, so a kept cache hands back cubins of an earlier ptxas-mini build.
+    cache = os.path.join(args.workdir, "cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    env["TRITON_CACHE_DIR"] = cache
     gen = subprocess.run([args.python, os.path.join(HERE, "gen_triton_ptx.py"), args.workdir,
                           "--compile", "--ptxas", args.ptxas_mini],
                          env=env, capture_output=True, text=True)
