@@ -31,6 +31,7 @@
 #include "regalloc/regalloc.h"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 #include <set>
@@ -314,8 +315,7 @@ cubin::ParamInfo paramInfo(const frontend::LoweredParam &p) {
   for (const PointeeCode &c : kPointeeSpaceCodes)
     if (c.space == p.pointee)
       pi.pointeeSpace = c.code;
-  for (unsigned a = p.pointeeAlign; a > 1; a >>= 1)
-    ++pi.logAlign;
+  pi.logAlign = p.pointeeAlign > 1 ? static_cast<uint32_t>(std::bit_width(p.pointeeAlign) - 1) : 0;
   return pi;
 }
 

@@ -170,20 +170,9 @@ private:
       }
     }
     // -arch versus .target (HW: ptxas 13.0.88 messages, no file or line)
-    if (target_ && !archCanCompile(arch_, *target_)) {
-      ArchInfo sameSuffix = arch_;
-      sameSuffix.suffix = target_->suffix;
-      if (target_->suffix == 'f' && target_->sm <= arch_.sm && !sameFamily(arch_, *target_))
-        diag_.fatal("Program with .target '" + target_->name() +
-                    "' cannot be compiled to different SM-family architecture");
-      if (target_->suffix && archCanCompile(sameSuffix, *target_))
-        diag_.fatal("PTX with .target '" + target_->name() +
-                    "' cannot be compiled for architecture '" + arch_.name() + "'");
-      if (target_->suffix && archCanCompile(arch_, ArchInfo{target_->sm, 0, false}))
-        diag_.fatal("Program with .target '" + target_->name() +
-                    "' cannot be compiled to future architecture");
-      diag_.fatal("SM version specified by .target is higher than default SM version assumed");
-    }
+    if (target_)
+      if (std::string why = archTargetRefusal(arch_, *target_); !why.empty())
+        diag_.fatal(why);
     return ok;
   }
 

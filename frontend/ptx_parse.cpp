@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace ptxmini::frontend {
 namespace {
@@ -101,6 +102,20 @@ struct Val {
   int64_t offset = 0;
 };
 
+/// A numeric atom as an initializer element; nullopt for anything else.
+std::optional<ptx::InitValue> numericInit(const Val &v) {
+  ptx::InitValue iv;
+  if (v.kind == Val::Kind::Int) {
+    iv.kind = ptx::InitValue::Kind::Int;
+    iv.intValue = v.i;
+  } else if (v.kind == Val::Kind::Float) {
+    iv.kind = ptx::InitValue::Kind::Float;
+    iv.floatValue = v.f;
+  } else {
+    return std::nullopt;
+  }
+  return iv;
+}
 
 // ---- the direct path for plain body statements ------------------------------------------------
 //
@@ -486,17 +501,8 @@ private:
       } else {
         continue; // braces and commas
       }
-      ptx::InitValue iv;
-      if (v.kind == Val::Kind::Int) {
-        iv.kind = ptx::InitValue::Kind::Int;
-        iv.intValue = v.i;
-      } else if (v.kind == Val::Kind::Float) {
-        iv.kind = ptx::InitValue::Kind::Float;
-        iv.floatValue = v.f;
-      } else {
-        continue;
-      }
-      out.push_back(std::move(iv));
+      if (std::optional<ptx::InitValue> iv = numericInit(v))
+        out.push_back(std::move(*iv));
     }
   }
 
@@ -1119,17 +1125,8 @@ private:
     }
     ptx::InitValue iv;
     if (c->children.size() == 1 && first != 0) {
-      Val v = atom(asToken(c->children[0]));
-      if (v.kind == Val::Kind::Int) {
-        iv.kind = ptx::InitValue::Kind::Int;
-        iv.intValue = v.i;
-      } else if (v.kind == Val::Kind::Float) {
-        iv.kind = ptx::InitValue::Kind::Float;
-        iv.floatValue = v.f;
-      } else {
-        return;
-      }
-      out.push_back(std::move(iv));
+      if (std::optional<ptx::InitValue> n = numericInit(atom(asToken(c->children[0]))))
+        out.push_back(std::move(*n));
       return;
     }
     if (first == P::ID && c->children.size() >= 2 && isToken(c->children[1], P::EQ)) {

@@ -91,4 +91,21 @@ bool archCanCompile(const ArchInfo &arch, const ArchInfo &target) {
   return target.sm <= arch.sm;
 }
 
+std::string archTargetRefusal(const ArchInfo &arch, const ArchInfo &target) {
+  if (archCanCompile(arch, target))
+    return {};
+  // HW: ptxas 13.0.88's messages (no file or line), checked in this order.
+  if (target.suffix == 'f' && target.sm <= arch.sm && !sameFamily(arch, target))
+    return "Program with .target '" + target.name() +
+           "' cannot be compiled to different SM-family architecture";
+  ArchInfo sameSuffix = arch;
+  sameSuffix.suffix = target.suffix;
+  if (target.suffix && archCanCompile(sameSuffix, target))
+    return "PTX with .target '" + target.name() + "' cannot be compiled for architecture '" +
+           arch.name() + "'";
+  if (target.suffix && archCanCompile(arch, ArchInfo{target.sm, 0, false}))
+    return "Program with .target '" + target.name() + "' cannot be compiled to future architecture";
+  return "SM version specified by .target is higher than default SM version assumed";
+}
+
 } // namespace ptxmini

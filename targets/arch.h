@@ -44,4 +44,8 @@ bool archCanCompile(const ArchInfo &arch, const ArchInfo &target);
 /// The two SMs are of one family (sm_100 and sm_103; sm_120 and sm_121).
 bool sameFamily(const ArchInfo &a, const ArchInfo &b);
 
+/// ptxas's fatal message when `target` (a .target) cannot be compiled for `arch` (-arch),
+/// empty when it can (archCanCompile).
+std::string archTargetRefusal(const ArchInfo &arch, const ArchInfo &target);
+
 } // namespace ptxmini

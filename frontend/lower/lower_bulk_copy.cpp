@@ -43,9 +43,6 @@ using ori::OperandKind;
 using ori::RegClass;
 using ptx::StateSpace;
 
-Operand URZ() { return Operand::fixed(RegClass::UR); }
-
-
 /// The 64-bit global address as an R pair (offset added).
 Operand globalAddressPair(LowerCtx &ctx, const MemAddress &a) {
   if (a.offset == 0)
@@ -114,7 +111,7 @@ void perThreadUniformLoop(LowerCtx &ctx, llvm::function_ref<void(const R2urFn &)
   Operand issued;
   if (guard.kind != OperandKind::None) {
     issued = ctx.temp(RegClass::UP);
-    ctx.emit(Opcode::VOTEU, {Modifier::ANY}, {Operand::fixed(RegClass::UR), issued}, {elected});
+    ctx.emit(Opcode::VOTEU, {Modifier::ANY}, {URZ(), issued}, {elected});
   }
   ctx.emit(Opcode::PLOP3, {Modifier::LUT}, {elected, PT()},
            {PT(), PT(), PT(), Operand::intImm(0x8), Operand::intImm(0)});

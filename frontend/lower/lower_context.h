@@ -227,6 +227,7 @@ ori::Operand component(const ori::Operand &r, unsigned k);
 /// The fixed registers.
 inline ori::Operand RZ() { return ori::Operand::fixed(ori::RegClass::R); }
 inline ori::Operand PT() { return ori::Operand::fixed(ori::RegClass::P); }
+inline ori::Operand URZ() { return ori::Operand::fixed(ori::RegClass::UR); }
 inline ori::Operand notPT() {
   ori::Operand p = PT();
   p.mods |= ori::OM_NOT;

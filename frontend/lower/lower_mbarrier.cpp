@@ -55,8 +55,6 @@ using ptx::StateSpace;
 /// HW: the arrival counter field of the barrier word counts up from 0x100000 - n (20 bits).
 constexpr int64_t kCountBase = 0x100000;
 
-Operand URZ() { return Operand::fixed(RegClass::UR); }
-
 /// The scope and semantics words mbarrier accepts, and whether a cluster scope was named.
 struct Order {
   bool cluster = false;

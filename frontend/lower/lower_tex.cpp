@@ -278,7 +278,7 @@ bool withHandle(LowerCtx &ctx, const ptx::Instruction &in, const ptx::AddressOpe
     Operand h = ctx.temp(RegClass::UR, pair ? 2 : 1);
     ctx.emit(Opcode::ULDC, {}, {pair ? component(h, 0) : h}, {Operand::cbank(0, *off)});
     if (pair)
-      ctx.emit(Opcode::UMOV, {}, {component(h, 1)}, {Operand::fixed(RegClass::UR)});
+      ctx.emit(Opcode::UMOV, {}, {component(h, 1)}, {URZ()});
     ctx.curGuard = guard;
     issue(h);
     return true;
@@ -292,7 +292,7 @@ bool withHandle(LowerCtx &ctx, const ptx::Instruction &in, const ptx::AddressOpe
   ctx.curGuard = {};
   Operand pending = ctx.temp(RegClass::P), elected = ctx.temp(RegClass::P),
           same = ctx.temp(RegClass::P);
-  const Operand urz = Operand::fixed(RegClass::UR);
+  const Operand urz = URZ();
   // PLOP3.LUT 0x8 of three true inputs is false, 0x80 their conjunction (as
   // perThreadUniformLoop). `elected` is false outside the ELECT of each iteration, so only
   // the leader's R2UR writes the uniform registers.

@@ -308,7 +308,7 @@ bool lowerMmaAsync(LowerCtx &ctx, const ptx::Instruction &in) {
     if (p.cls != RegClass::P)
       return ctx.unsupported(in, "A wgmma scale-d that is not a predicate or an immediate");
     pred = ctx.temp(RegClass::UP);
-    ctx.emit(Opcode::VOTEU, {Modifier::ANY}, {Operand::fixed(RegClass::UR), pred}, {p});
+    ctx.emit(Opcode::VOTEU, {Modifier::ANY}, {URZ(), pred}, {p});
   }
 
   std::vector<Operand> acc;
