@@ -288,7 +288,12 @@ std::string sassText(const ori::Function &f, const ori::Instr &in,
   // (`RET.REL.NODEC R20 0x0`), and an indirect CALL's register from its 0x0 too.
   bool spaceOnly = in.op == ori::Opcode::RET || isIndirectCall(in);
   bool first = true;
-  for (size_t i = 0; i < in.ops.size(); ++i) {
+  // Ori lists LOP3's results register first, predicate second (opcodes.def "RP?"); SASS
+  // prints the predicate first: `LOP3.LUT P0, RZ, R0, 0x80, RZ, 0xc0, !PT`
+  // (targets/sm_90/sm90_forms.def, the {P@81} forms).
+  bool swapDefs = in.op == ori::Opcode::LOP3 && in.numDefs == 2;
+  for (size_t k = 0; k < in.ops.size(); ++k) {
+    size_t i = swapDefs && k < 2 ? 1 - k : k;
     // CALL.ABS reads its target from the register; the callee's name is not printed.
     if ((isAbiCall(in) || isIndirectCall(in)) && in.ops[i].kind == OperandKind::Func)
       continue;

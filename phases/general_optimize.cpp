@@ -13,7 +13,9 @@
 ///       IADD3 x, y, RZ feeding IADD3 t, z, RZ -> IADD3 x, y, z (immediates summed);
 ///       SHF.L.U32 x, k, RZ feeding IADD3 t, y, RZ -> LEA x, y, k;
 ///       ISETP/FSETP/DSETP.cmp.AND x, y, PT feeding PLOP3 (AND / OR with another predicate r)
-///         -> the compare with .AND|.OR and r as its combining operand.
+///         -> the compare with .AND|.OR and r as its combining operand;
+///       LOP3.LUT t, a, b, c feeding ISETP.NE[.U32].AND p, t, RZ, PT -> LOP3.LUT RZ, p, a, b, c
+///         (LOP3's predicate result tests the result for nonzero).
 ///     The earlier instruction's sources must be unchanged at the later one (same block,
 ///     no definition of them in between); the result must encode (enc::canEncode).
 ///     Then address arithmetic goes into memory offsets (foldAddrOffsets): a 64-bit base
@@ -54,6 +56,12 @@
 ///     in between, becomes a MOV of the earlier result (then 2 and 3 clean it up); a pair or
 ///     quad result, or a predicate (no copy instruction), defined once is instead deleted and
 ///     its reads renamed (renameReg). A compare's second result PT does not count as one.
+///     A weak global load (LDG without .STRONG) is a candidate too, its look-back ending at
+///     anything that may write global memory or order accesses (stores but STS/STL, atomics,
+///     barriers, fences, calls, .STRONG accesses, loads that may read shared memory: an
+///     acquire may be one without a fence): the copies of a fully unrolled loop that only reads memory
+///     then load each address once, as ptxas's code does. The look-back is 64 instructions,
+///     1024 for variable-latency results (loads, MUFU, conversions: an unrolled body apart).
 ///  5. Dead code elimination (dead_code.cpp).
 ///  6. Tuple formation (phase 29 only, before the rounds): see formTuples.
 //===----------------------------------------------------------------------------------===//
@@ -209,6 +217,7 @@ struct GoCtx {
   ori::Function &f;
   unsigned sm;
   bool cse;
+  bool cseLoads; ///< knob GeneralOptimizeCseLoads
   unsigned changes = 0;
 };
 
@@ -364,6 +373,58 @@ bool combineIsetpPlop3(GoCtx &ctx, std::vector<Instr> &ins, size_t j) {
   return false;
 }
 
+/// `t = LOP3.LUT a, b, c, lut, !PT` feeding `p = ISETP.NE[.U32].AND t, RZ, PT` -> `RZ, p =
+/// LOP3.LUT a, b, c, lut, !PT`: LOP3's predicate result is "the 32-bit result is not zero"
+/// (ptxas tests bits this way: LOP3.LUT P0, RZ, R0, 0x80, RZ, 0xc0, !PT). Only NE: EQ
+/// would need the negated predicate at every read.
+bool combineLop3Isetp(GoCtx &ctx, std::vector<Instr> &ins, size_t j) {
+  Instr &cmp = ins[j];
+  if (cmp.op != Opcode::ISETP || cmp.isGuarded() || cmp.numDefs != 2 ||
+      cmp.ops[0].kind != OperandKind::VReg || cmp.ops[0].cls != RegClass::P ||
+      !cmp.ops[1].isFixed() || cmp.uses().size() != 3 || predConst(cmp.uses()[2]) != true)
+    return false;
+  bool ne = false, andOp = false;
+  for (Modifier m : cmp.mods) {
+    if (m == Modifier::NE)
+      ne = true;
+    else if (m == Modifier::AND)
+      andOp = true;
+    else if (m != Modifier::U32)
+      return false; // .EX and anything else
+  }
+  auto u = cmp.uses();
+  // t need not die here (Ori is not SSA: PTX code reuses one temporary for every bit
+  // test): the LOP3 stays for t's other reads, and dead code removes it when there are none.
+  const Operand &t = u[0];
+  if (!ne || !andOp || !isRZ(u[1]) || (u[1].mods & ~ori::OM_REUSE) ||
+      t.kind != OperandKind::VReg || t.cls != RegClass::R || t.width != 1 ||
+      t.sub != ori::kWholeReg || (t.mods & ~ori::OM_REUSE))
+    return false;
+  long d = findDef(ins, j, RegClass::R, u[0].reg);
+  if (d < 0)
+    return false;
+  const Instr &lop = ins[static_cast<size_t>(d)];
+  if (lop.op != Opcode::LOP3 || lop.isGuarded() || lop.numDefs != 1 || lop.mods.size() != 1 ||
+      lop.mods[0] != Modifier::LUT || !(lop.ops[0] == u[0]) || lop.uses().size() != 5 ||
+      predConst(lop.uses()[4]) != false)
+    return false;
+  if (sourcesClobbered(ins, static_cast<size_t>(d) + 1, j, lop.uses()))
+    return false;
+  Instr n(Opcode::LOP3);
+  n.mods = lop.mods;
+  n.addDef(Operand::fixed(RegClass::R));
+  n.addDef(cmp.ops[0]);
+  for (const Operand &o : lop.uses())
+    n.addUse(o);
+  n.srcLine = cmp.srcLine;
+  n.flags = cmp.flags;
+  if (!enc::canEncode(n, ctx.sm))
+    return false;
+  cmp = n;
+  ++ctx.changes;
+  return true;
+}
+
 void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   ori::Function &f = ctx.f;
   // Single definition and use counts are current (recomputeRegTable before the call).
@@ -429,7 +490,7 @@ void combineBlock(GoCtx &ctx, std::vector<Instr> &ins) {
       }
       continue;
     }
-    if (combineLea(ctx, ins, j) || combineIsetpPlop3(ctx, ins, j))
+    if (combineLea(ctx, ins, j) || combineIsetpPlop3(ctx, ins, j) || combineLop3Isetp(ctx, ins, j))
       continue;
     // ---- IADD3 chains ----
     if (isPlainIadd3(lo)) {
@@ -1321,7 +1382,41 @@ void coalesceBlock(GoCtx &ctx, std::vector<Instr> &ins) {
 
 // ---- 4. Partial CSE ---------------------------------------------------------------------
 
-bool cseCandidate(const Instr &in) {
+/// A weak global load (LDG without .STRONG: not ld.volatile, .relaxed or .acquire, which
+/// the lowering spells LDG.E.STRONG.<scope>). Two of them at the same address with no
+/// possible write to global memory in between read the same value: another thread's write
+/// in between, without synchronization (a barrier, fence or atomic, all of which stop the
+/// scan), is a data race, after which PTX's memory model lets the second load see either
+/// value. Shared loads are not candidates: ld.volatile.shared is a plain LDS too.
+bool isPlainGlobalLoad(const Instr &in) {
+  if (in.op != Opcode::LDG || in.hasFlag(ori::IF_Volatile_bit))
+    return false;
+  for (Modifier m : in.mods)
+    if (m == Modifier::STRONG)
+      return false;
+  return true;
+}
+
+/// Whether `e` may write global memory or order memory accesses (ends a load's CSE scan):
+/// anything with an effect but a plain store to shared or local memory only, any .STRONG
+/// access, and any load that may read shared memory (an ld.acquire.cta is LDG.E.STRONG.SM
+/// with no fence after it, and on shared memory a plain LDS: a later weak load must see
+/// what the release it synchronizes with published).
+bool cseLoadBarrier(const Instr &e) {
+  const ori::OpcodeInfo &info = e.info();
+  if ((info.has(ori::OF_LD) || info.has(ori::OF_ST)) && e.hasModifier(Modifier::STRONG))
+    return true;
+  if (info.has(ori::OF_LD) && info.has(ori::OF_SMEM))
+    return true;
+  if (!e.hasEffects())
+    return false;
+  bool plainStore = info.has(ori::OF_ST) && !info.has(ori::OF_LD) && !info.has(ori::OF_BAR) &&
+                    !e.hasFlag(ori::IF_Volatile_bit) &&
+                    (info.has(ori::OF_SMEM) || info.has(ori::OF_LMEM));
+  return !plainStore || info.has(ori::OF_GMEM);
+}
+
+bool cseCandidate(const Instr &in, bool loads) {
   const ori::OpcodeInfo &info = in.info();
   if (in.hasEffects())
     return false;
@@ -1337,8 +1432,9 @@ bool cseCandidate(const Instr &in) {
   for (const Operand &o : in.ops)
     if (o.kind == OperandKind::PReg && !o.isFixed())
       return false; // physical registers (R1, ABI) are not tracked
-  // Memory loads may see stores in between; only constant-bank loads are pure.
-  if (info.has(ori::OF_LD) && in.op != Opcode::LDC)
+  // Memory loads may see stores in between: constant-bank loads are pure, a plain global
+  // load is a candidate whose scan stops at any possible write (cseLoadBarrier).
+  if (info.has(ori::OF_LD) && in.op != Opcode::LDC && !(loads && isPlainGlobalLoad(in)))
     return false;
   if (info.has(ori::OF_WARP))
     return false; // warp-level results depend on the active threads
@@ -1394,11 +1490,17 @@ bool renameReg(ori::Function &f, const Operand &from, const Operand &to) {
 void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
   for (size_t j = 0; j < ins.size(); ++j) {
     Instr &in = ins[j];
-    if (!cseCandidate(in))
+    if (!cseCandidate(in, ctx.cseLoads))
       continue;
     const Operand r = in.ops[0];
+    bool load = in.info().has(ori::OF_LD) && in.op != Opcode::LDC;
+    // Variable-latency results (loads, MUFU, conversions) are worth a longer look back:
+    // the copies of an unrolled loop body repeat them a body's length apart.
+    size_t window = in.info().has(ori::OF_VLAT) ? 1024 : 64;
     for (size_t k = j; k-- > 0;) {
       const Instr &e = ins[k];
+      if (load && cseLoadBarrier(e))
+        break;
       // Stop at a redefinition of our sources or of the earlier result's register.
       if (e.op == in.op && e.mods == in.mods && e.numDefs == in.numDefs && !e.isGuarded() &&
           e.ops.size() == in.ops.size() && e.ops[0].kind == OperandKind::VReg &&
@@ -1420,7 +1522,7 @@ void cseBlock(GoCtx &ctx, std::vector<Instr> &ins) {
         }
         break;
       }
-      if (j - k > 64)
+      if (j - k > window)
         break; // bounded window
     }
   }
@@ -1529,7 +1631,7 @@ unsigned formTuples(GoCtx &ctx) {
 }
 
 void generalOptimize(ori::Function &f, PhaseContext &pc, bool cse, bool tuples = false) {
-  GoCtx ctx{f, pc.target->arch().sm, cse};
+  GoCtx ctx{f, pc.target->arch().sm, cse, pc.knobs.getBool(KnobId::GeneralOptimizeCseLoads)};
   if (tuples)
     formTuples(ctx);
   for (unsigned round = 0; round < 3; ++round) {
