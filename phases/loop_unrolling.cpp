@@ -114,6 +114,7 @@
 /// up for them would be a guess no measurement here could check; UnrollProfiledColdInstsScale:
 /// ptxas-mini has no profile data (PerformPGO is not implemented).
 //===----------------------------------------------------------------------------------===//
+#include "encoder/emit_function.h"
 #include "ori/analysis/liveness.h"
 #include "ori/cfg.h"
 #include "phases/loop_simplification.h"
@@ -186,7 +187,7 @@ struct Params {
       epilogueCount;
   double instLimit;
   bool multiBlock, nonInnermost, variableBounds, unknownMultiBlock, noOverflowCheck;
-  bool renameCopies;
+  bool renameCopies, foldIncrements;
 };
 
 Params readParams(const Knobs &k) {
@@ -210,6 +211,7 @@ Params readParams(const Knobs &k) {
   p.unknownMultiBlock = k.getBool(KnobId::LoopUnrollUnknownMultiBlock);
   p.noOverflowCheck = k.getBool(KnobId::DisablePartialUnrollOverflowCheck);
   p.renameCopies = k.getBool(KnobId::UnrollRenameCopies);
+  p.foldIncrements = k.getBool(KnobId::UnrollFoldCopyIncrements);
   return p;
 }
 
@@ -1349,6 +1351,286 @@ Outcome regionOf(const ori::Function &f, const ori::Loop &loop, Region &rg) {
 
 } // namespace
 
+// ---- One update per iteration for the copies' induction variables -----------------------
+
+/// `r = IADD3 r, imm, RZ` (sources in any order), unguarded, r a whole R vreg of `width`:
+/// the constant (32-bit for width 1, the low word of a pair for width 2).
+std::optional<uint32_t> selfAddConst(const Instr &in, uint32_t r, uint8_t width, uint8_t sub) {
+  if (in.op != Opcode::IADD3 || in.isGuarded() || !in.mods.empty() ||
+      in.ops.size() != in.numDefs + 3u)
+    return std::nullopt;
+  const Operand &d = in.ops[0];
+  if (d.kind != OperandKind::VReg || d.cls != RegClass::R || d.reg != r || d.sub != sub || d.mods)
+    return std::nullopt;
+  std::optional<uint32_t> imm;
+  unsigned zeros = 0, self = 0;
+  for (const Operand &u : in.uses()) {
+    if (u.kind == OperandKind::Imm && !imm)
+      imm = static_cast<uint32_t>(u.imm);
+    else if (u.isFixed() && u.cls == RegClass::R && !u.mods)
+      ++zeros;
+    else if (u.kind == OperandKind::VReg && u.cls == RegClass::R && u.reg == r && u.sub == sub &&
+             u.width == width && !u.mods)
+      ++self;
+    else
+      return std::nullopt;
+  }
+  if (!imm || zeros != 1 || self != 1)
+    return std::nullopt;
+  return imm;
+}
+
+bool readsR(const Instr &in, uint32_t r) {
+  for (const Operand &v : in.guard.vregs())
+    if (v.cls == RegClass::R && v.reg == r)
+      return true;
+  for (const Operand &u : in.uses())
+    for (const Operand &v : u.vregs())
+      if (v.cls == RegClass::R && v.reg == r)
+        return true;
+  return false;
+}
+
+/// Every read of R vreg `from` in `in` (guard, sources, memory bases and descriptors,
+/// constant-bank indices) renamed to `to`; definitions stay.
+void renameReadsR(Instr &in, uint32_t from, uint32_t to) {
+  auto fix = [&](Operand &o) {
+    if (o.kind == OperandKind::VReg && o.cls == RegClass::R && o.reg == from) {
+      o.reg = to;
+    } else if (o.kind == OperandKind::Mem) {
+      if (o.memBaseIsVReg() && o.cls == RegClass::R && o.reg == from)
+        o.reg = to;
+      if (Operand d = o.memDesc(); d.kind == OperandKind::VReg && d.cls == RegClass::R &&
+                                   d.reg == from) {
+        d.reg = to;
+        o.setMemDesc(d);
+      }
+    } else if (o.kind == OperandKind::CBank) {
+      if (Operand x = o.cbankIndex(); x.kind == OperandKind::VReg && x.cls == RegClass::R &&
+                                      x.reg == from) {
+        x.reg = to;
+        o.setCbankIndex(x);
+      }
+    }
+  };
+  fix(in.guard);
+  for (Operand &u : in.uses())
+    fix(u);
+}
+
+/// `in` with every read of R vreg `r` being the whole-register base of a memory operand,
+/// those offsets moved by `delta`; nullopt when some read is anything else, an offset
+/// leaves 32 bits or the result does not encode.
+std::optional<Instr> shiftMemBases(const Instr &in, uint32_t r, int64_t delta, unsigned sm) {
+  Instr x = in;
+  for (const Operand &v : x.guard.vregs())
+    if (v.cls == RegClass::R && v.reg == r)
+      return std::nullopt;
+  for (unsigned k = x.numDefs; k < x.ops.size(); ++k) {
+    Operand &o = x.ops[k];
+    bool names = false;
+    for (const Operand &v : o.vregs())
+      names |= v.cls == RegClass::R && v.reg == r;
+    if (!names)
+      continue;
+    if (o.kind != OperandKind::Mem || !o.memBaseIsVReg())
+      return std::nullopt;
+    const Operand b = o.memBase();
+    const Operand d = o.memDesc();
+    if (b.cls != RegClass::R || b.reg != r || b.sub != ori::kWholeReg ||
+        (d.kind == OperandKind::VReg && d.cls == RegClass::R && d.reg == r))
+      return std::nullopt;
+    const int64_t off = int64_t(o.memOffset()) + delta;
+    if (off < INT32_MIN || off > INT32_MAX)
+      return std::nullopt;
+    const uint8_t keep = o.mods & static_cast<uint8_t>(~(ori::OM_MEMBASE_V | ori::OM_MEMBASE_P));
+    o = Operand::mem(b, static_cast<int32_t>(off), d);
+    o.mods |= keep;
+  }
+  if (!enc::canEncode(x, sm))
+    return std::nullopt;
+  return x;
+}
+
+/// The copies of a partially unrolled single-block loop each advance the loop's additive
+/// induction variables (`i += c`, or a 64-bit address's carry pair `a[0], p = IADD3 a[0],
+/// lo, RZ` + `a[1] = IADD3.X a[1], hi, RZ, p, !PT`, p read by nothing else in the block
+/// and dead at its end), so the copies
+/// form a serial chain of updates and the loop control (the last copy's compare) depends on
+/// all of them. Here every register of block `b` whose definitions are all such updates
+/// (two or more, unguarded, nothing reading a pair between its two halves) is advanced once
+/// per iteration, where the last update was, by the sum of the steps (exact modulo 2^32 or
+/// 2^64); a read between two updates sees `i + s` (s the steps before it) through its memory
+/// offsets when it reads i only as memory bases ([i + o] -> [i + o + s]: 64-bit bases with
+/// any s, 32-bit ones with 0 <= s < 2^31, GUESS as in OriFoldAddressOffsets) and the result
+/// encodes, else through a fresh register computed right before it (shared by the reads up
+/// to the next update). ptxas's unrolled loops have this shape (HW: cuobjdump of ptxas 13.0,
+/// tests/exec/kernels/pipeline_loops.ptx: one `VIADD R4, R4, 0x4` and loads at
+/// [R8.64+0x200], +0x400, +0x600 per four-copy iteration). It also gives OriPipelining a
+/// loop control that is a single definition. Returns the registers rewritten.
+unsigned foldCopyIncrements(ori::Function &f, uint32_t b, unsigned sm) {
+  constexpr uint32_t kNoTemp = ~0u;
+  std::vector<Instr> &ins = f.blocks[b].instrs;
+  // Readers of each predicate in the block; a carry must be read by its IADD3.X only and
+  // not be live out of the block.
+  std::map<uint32_t, unsigned> predReads;
+  for (const Instr &in : ins) {
+    for (const Operand &v : in.guard.vregs())
+      if (v.cls == RegClass::P)
+        ++predReads[v.reg];
+    for (const Operand &u : in.uses())
+      for (const Operand &v : u.vregs())
+        if (v.cls == RegClass::P)
+          ++predReads[v.reg];
+  }
+  const ori::Liveness live = ori::computeLiveness(f);
+  auto liveOut = [&](uint32_t p) {
+    return live.liveOut[b].test(f.flatRegIndex(RegClass::P, p));
+  };
+  std::map<uint32_t, std::vector<size_t>> defsOf; // R vreg -> defining instructions
+  for (size_t i = 0; i < ins.size(); ++i)
+    for (const Operand &d : ins[i].defs())
+      if (d.kind == OperandKind::VReg && d.cls == RegClass::R)
+        defsOf[d.reg].push_back(i);
+  unsigned folded = 0;
+  for (const auto &[r, defs] : defsOf) {
+    const uint8_t width = f.regInfo(RegClass::R, r).width;
+    // Updates: (first instruction, second instruction or same, 64-bit step).
+    struct Upd {
+      size_t lo, hi;
+      uint64_t step;
+    };
+    std::vector<Upd> ups;
+    bool ok = width == 1 || width == 2;
+    if (width == 1) {
+      for (size_t i : defs) {
+        auto c = selfAddConst(ins[i], r, 1, ori::kWholeReg);
+        if (!c || ins[i].numDefs != 1) {
+          ok = false;
+          break;
+        }
+        ups.push_back({i, i, *c});
+      }
+    } else if (width == 2) {
+      if (defs.size() % 2)
+        ok = false;
+      for (size_t k = 0; ok && k < defs.size(); k += 2) {
+        const Instr &lo = ins[defs[k]], &hi = ins[defs[k + 1]];
+        auto c = selfAddConst(lo, r, 2, 0);
+        if (!c || lo.numDefs != 2 || lo.ops[1].kind != OperandKind::VReg ||
+            lo.ops[1].cls != RegClass::P || lo.ops[1].mods) {
+          ok = false;
+          break;
+        }
+        const uint32_t p = lo.ops[1].reg;
+        auto isR = [&](const Operand &o, uint8_t sub) {
+          return o.kind == OperandKind::VReg && o.cls == RegClass::R && o.reg == r &&
+                 o.sub == sub && !o.mods;
+        };
+        if (hi.op != Opcode::IADD3 || hi.isGuarded() || hi.numDefs != 1 || hi.ops.size() != 6 ||
+            hi.mods.size() != 1 || hi.mods[0] != Modifier::X || !isR(hi.ops[0], 1) ||
+            !isR(hi.ops[1], 1) || !(hi.ops[3].isFixed() && hi.ops[3].cls == RegClass::R) ||
+            !(hi.ops[5].isFixed() && hi.ops[5].cls == RegClass::P &&
+              (hi.ops[5].mods & ori::OM_NOT)) ||
+            hi.ops[4].kind != OperandKind::VReg || hi.ops[4].cls != RegClass::P ||
+            hi.ops[4].reg != p || hi.ops[4].mods || predReads[p] != 1 || liveOut(p)) {
+          ok = false;
+          break;
+        }
+        uint32_t hw = 0;
+        if (hi.ops[2].kind == OperandKind::Imm)
+          hw = static_cast<uint32_t>(hi.ops[2].imm);
+        else if (!(hi.ops[2].isFixed() && hi.ops[2].cls == RegClass::R && !hi.ops[2].mods)) {
+          ok = false;
+          break;
+        }
+        for (size_t i = defs[k] + 1; ok && i < defs[k + 1]; ++i)
+          ok = !readsR(ins[i], r);
+        ups.push_back({defs[k], defs[k + 1], (uint64_t(hw) << 32) | *c});
+      }
+    }
+    if (!ok || ups.size() < 2)
+      continue;
+    // Rewrite in place, back to front so indices stay valid: first the reads, then the
+    // updates (all but the last deleted, the last given the sum).
+    uint64_t total = 0;
+    for (const Upd &u : ups)
+      total += u.step;
+    if (width == 1)
+      total &= 0xFFFFFFFFu;
+    // Offsets seen by the reads: before update k's first instruction, the sum of steps < k.
+    std::vector<Instr> out;
+    out.reserve(ins.size() + ups.size());
+    uint64_t off = 0;
+    size_t next = 0; // the next update
+    uint32_t temp = kNoTemp; // a register holding r + off since the last update
+    const Operand rz = Operand::fixed(RegClass::R);
+    const Operand npt = [] {
+      Operand o = Operand::fixed(RegClass::P);
+      o.mods |= ori::OM_NOT;
+      return o;
+    }();
+    auto emitAdd = [&](const Operand &dst, uint64_t k) {
+      if (width == 1) {
+        out.push_back(makeInstr(Opcode::IADD3, {}, {dst},
+                                {Operand::vreg(RegClass::R, r),
+                                 Operand::intImm(int64_t(int32_t(uint32_t(k)))), rz}));
+        return;
+      }
+      Operand dlo = dst, dhi = dst, slo = Operand::vreg(RegClass::R, r, 2),
+              shi = Operand::vreg(RegClass::R, r, 2);
+      dlo.sub = slo.sub = 0;
+      dhi.sub = shi.sub = 1;
+      const Operand c = f.newReg(RegClass::P);
+      const uint32_t hw = uint32_t(k >> 32);
+      out.push_back(makeInstr(Opcode::IADD3, {}, {dlo, c},
+                              {slo, Operand::intImm(int64_t(int32_t(uint32_t(k)))), rz}));
+      out.push_back(makeInstr(Opcode::IADD3, {Modifier::X}, {dhi},
+                              {shi, hw ? Operand::intImm(int64_t(int32_t(hw))) : rz, rz, c, npt}));
+    };
+    for (size_t i = 0; i < ins.size(); ++i) {
+      if (next < ups.size() && (i == ups[next].lo || i == ups[next].hi)) {
+        const Upd &u = ups[next];
+        if (i == u.hi) {
+          off += u.step;
+          if (width == 1)
+            off &= 0xFFFFFFFFu;
+          temp = kNoTemp;
+          ++next;
+          if (next == ups.size()) { // the last update: advance by the sum
+            emitAdd(Operand::vreg(RegClass::R, r, width), total);
+            off = 0;
+          }
+        }
+        continue;
+      }
+      if (off == 0 || !readsR(ins[i], r)) {
+        out.push_back(ins[i]);
+        continue;
+      }
+      const int64_t delta = width == 2 ? int64_t(off) : int64_t(int32_t(uint32_t(off)));
+      if (width == 2 || delta >= 0)
+        if (auto x = shiftMemBases(ins[i], r, delta, sm)) {
+          out.push_back(std::move(*x));
+          continue;
+        }
+      if (temp == kNoTemp) {
+        const Operand t = f.newReg(RegClass::R, width);
+        emitAdd(t, off);
+        temp = t.reg;
+      }
+      Instr x = ins[i];
+      renameReadsR(x, r, temp);
+      out.push_back(std::move(x));
+    }
+    ins = std::move(out);
+    ++folded;
+    // Later registers' instruction indices changed: recollect them.
+    return folded + foldCopyIncrements(f, b, sm);
+  }
+  return folded;
+}
+
 void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
   const Params prm = readParams(pc.knobs);
   std::ostringstream notes;
@@ -1620,11 +1902,26 @@ void runOriLoopUnrolling(ori::Function &f, PhaseContext &pc) {
         notes << ", remainder " << remainder << " copies before the loop";
       names = unrollKnown(f, s, copies, remainder);
     }
-    if (!o.detail.empty())
-      notes << "; " << o.detail;
-    notes << ")\n";
     visited.insert(names.begin(), names.end());
     runAnalyzeControlFlow(f, pc);
+    unsigned ivsNote = 0;
+    if (!full && prm.foldIncrements) {
+      // The main loop (one block after mergeChains when the body was one block).
+      const std::set<std::string> mine(names.begin(), names.end());
+      unsigned ivs = 0;
+      for (const ori::Loop &l : f.loops)
+        if (l.blocks.size() == 1 && mine.count(f.blocks[l.header].name) &&
+            !f.blocks[l.header].noUnroll)
+          ivs += foldCopyIncrements(f, l.header, pc.target->arch().sm);
+      ivsNote = ivs;
+    }
+    if (!o.detail.empty())
+      notes << "; " << o.detail;
+    notes << ")";
+    if (ivsNote)
+      notes << " [" << ivsNote << " induction variable" << (ivsNote == 1 ? "" : "s")
+            << " advanced once per iteration]";
+    notes << "\n";
     changed = true;
   }
   notes << "# [partially unrolled loops=" << partial << "] [non-unrolled loops=" << rolled

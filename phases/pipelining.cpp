@@ -32,9 +32,15 @@
 ///     positive cycle of latency - II * distance. Scoreboarded latencies are capped at
 ///     (stages - 1) * II while scheduling: a 250-cycle load cannot be hidden by three stages,
 ///     and scoreboards keep any order correct; the cap only places consumers in later stages.
-///  4. Iterative modulo scheduling at II = MII, MII + 1, ...; the loop control (the backward
-///     slice of the branch predicate: IV update and compare) must land in stage 0, so that the
-///     kernel's branch decides whether the next stage-0 iteration exists.
+///  4. Iterative modulo scheduling at II = MII, MII + 1, ... (PipelineIISearchRange), first
+///     with scoreboarded latencies capped at (PipelineMaxStages - 1) * II, then at fewer
+///     stages: a schedule that overlaps iterations at a larger II is preferred to a
+///     one-stage schedule at a smaller one, since a one-stage schedule leaves every load's
+///     latency exposed once per iteration (the II search ran inside the stage loop before,
+///     and the one-stage schedule at MII ended the search: no loop was pipelined at -O3).
+///     The loop control (the backward slice of the branch predicate: IV update and compare)
+///     must land in stage 0, so that the kernel's branch decides whether the next stage-0
+///     iteration exists.
 ///  5. Modulo variable expansion: a register with one unguarded whole definition in the body
 ///     is renamed (a 64-bit address advanced by an IADD3 / IADD3.X pair is first rewritten as
 ///     one IMAD.WIDE.U32 in the pipelined copy, so it qualifies). A read that sees its value
@@ -963,8 +969,8 @@ Outcome scheduleLoop(Loop &L, const Target &t, const Params &prm, Result &res) {
       return reject(kMiiTooLarge, (res.recMii > prm.maxMii ? "RecMII" : "ResMII " + std::to_string(res.resMii)) +
                                       std::string(" > PipelineMaxMII ") + std::to_string(prm.maxMii));
     Schedule found;
-    for (int ii = res.mii; ii <= res.mii + prm.iiRange && found.time.empty(); ++ii)
-      for (int st = maxCap; st >= 0 && found.time.empty(); --st) {
+    for (int st = maxCap; st >= 0 && found.time.empty(); --st)
+      for (int ii = res.mii; ii <= res.mii + prm.iiRange && found.time.empty(); ++ii) {
         Schedule s = moduloSchedule(L, ii, st * ii);
         if (!s.time.empty() && s.stages <= prm.maxStages)
           found = std::move(s);
