@@ -398,6 +398,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       g.slot = v.slot;
     for (const frontend::LoweredVariable::AddressInit &a : v.addressInits)
       g.addressInits.push_back(cubin::GlobalVar::AddressInit{a.offset, a.symbol, a.addend});
+    if (debug)
+      debug->placeVariable(g.name);
     mi.globals.push_back(std::move(g));
   }
   std::set<std::string> externNames;
@@ -636,6 +638,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     }
     for (const frontend::LoweredParam &p : lf.params)
       fi.params.push_back(paramInfo(p));
+    if (debug && lf.isKernel)
+      debug->placeShared(lf.sharedAddresses);
     if (debug && lf.isKernel) {
       std::vector<uint32_t> addresses;
       for (const frontend::LoweredParam &p : lf.params)

@@ -29,6 +29,7 @@
 #include "support/diag.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,14 @@ public:
   /// ptxas writes that address, e.g. 0x210 on sm_90, with no relocation).
   void placeParams(const std::string &kernel, const std::vector<uint32_t> &addresses);
 
+  /// Records a kernel's .shared variables' addresses in the shared window (HW: ptxas -g
+  /// writes that address for `DW_OP_addr tile`, e.g. 0x400, with no relocation).
+  void placeShared(const std::map<std::string, uint32_t> &addresses);
+
+  /// Records the module's .global / .const variables: a reference to one is a relocation
+  /// against its symbol (HW: ptxas 13.0.88 -g).
+  void placeVariable(const std::string &name) { variables_.insert(name); }
+
   /// The DWARF sections with every address resolved, and the register maps; fatal
   /// diagnostics for references the module cannot resolve.
   void finish(cubin::ModuleInfo &mi, DiagEngine &diag) const;
@@ -75,6 +84,8 @@ private:
   std::map<std::string, std::string> labelOwner_; ///< label -> function
   std::map<std::string, Place> placed_;           ///< label -> where its code is
   std::map<std::string, uint64_t> params_;        ///< kernel parameter -> its address
+  std::map<std::string, uint64_t> shared_;        ///< .shared variable -> its address
+  std::set<std::string> variables_;               ///< module .global/.const variables
   std::vector<std::string> functionOrder_;        ///< functions with bodies, PTX order
   std::vector<std::string> emitted_;              ///< placed functions, first placement
 };
