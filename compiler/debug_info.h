@@ -11,7 +11,10 @@
 /// the first instruction made from a PTX instruction after it, in code order (at -O0 the
 /// phases keep PTX order), or for the function's end when none follows; the cubin gets an
 /// R_CUDA_64 relocation against the function's symbol with that offset as addend, as ptxas
-/// -g writes. References to a section's name (`.b32 .debug_abbrev`) are offset 0 of that
+/// -g writes. A module variable's address is an R_CUDA_64 (.global) or R_CUDA_G64 (.const)
+/// relocation against its symbol, a kernel's .shared variable's its address in the shared
+/// window (no relocation), as ptxas -g writes them. References to a section's name
+/// (`.b32 .debug_abbrev`) are offset 0 of that
 /// section (one compilation unit per module, as nvcc writes), references to a label inside a
 /// debug section its offset there.
 ///

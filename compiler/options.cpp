@@ -15,7 +15,9 @@
 ///   no effect      accepted as ptxas accepts it, where it changes nothing in ptxas-mini's
 ///                  output (tuning levels ptxas-mini has no use for, warnings it never prints);
 ///   not supported  a fatal error naming the option, where honouring it would change the code
-///                  or the cubin and ptxas-mini cannot (-g, --sanitize, cache overrides, ...).
+///                  or the cubin and ptxas-mini cannot (--sanitize, cache overrides, ...).
+/// Also as ptxas: "no argument expected after '-v'" for a flag given a value, and a warning
+/// when a single-valued option is given again with another value (the last one wins).
 /// -lineinfo writes line tables (.debug_line, .nv_debug_line_sass, .nv_debug_ptx_txt) as
 /// ptxas does, which also writes them for any PTX with .loc; --suppress-debug-info writes
 /// none (compiler/line_tables.h).
