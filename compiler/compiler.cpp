@@ -356,8 +356,11 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   // HW: ptxas 13.0.88's tkinfo options string, e.g. "-lineinfo  -arch sm_90 ". Of the
   // options ptxas records there (-v, -O, -suppress-debug-info, ...) only -lineinfo is
   // modelled.
-  mi.toolOptions = std::string(opts.lineInfo ? "-lineinfo  " : "") + "-arch " +
-                   opts.arch.name() + " ";
+  mi.toolOptions = std::string(opts.minnctapersm
+                                   ? "-minnctapersm " + std::to_string(*opts.minnctapersm) + " "
+                                   : "") +
+                   (opts.maxntidText.empty() ? "" : "-maxntid " + opts.maxntidText + " ") +
+                   (opts.lineInfo ? "-lineinfo  " : "") + "-arch " + opts.arch.name() + " ";
   // HW: with -g ptxas records more of its command line: "k.ptx -g  -O 0 -o k.cubin -arch
   // sm_90 " (the input as given, -O only when given, -o only when given).
   if (debug)
@@ -395,6 +398,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
       g.slot = v.slot;
     for (const frontend::LoweredVariable::AddressInit &a : v.addressInits)
       g.addressInits.push_back(cubin::GlobalVar::AddressInit{a.offset, a.symbol, a.addend});
+    if (debug)
+      debug->placeVariable(g.name);
     mi.globals.push_back(std::move(g));
   }
   std::set<std::string> externNames;
@@ -420,6 +425,15 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   uint32_t globalLimit = globalRegisterLimit(opts, target, diag);
   for (size_t k : kernels) {
     needed[k] = true;
+    // --maxntid / --minnctapersm: as the directives, for kernels that do not have them
+    // (HW: ptxas 13.0.88 writes EIATTR_MAX_THREADS for them; -maxrregcount overrides both).
+    frontend::LoweredFunction &kf = lowered[k];
+    if (!opts.maxRegCount) {
+      if (opts.maxntid && !kf.maxntid && !kf.reqntid)
+        kf.maxntid = opts.maxntid;
+      if (opts.minnctapersm && !kf.minnctapersm && (kf.maxntid || kf.reqntid))
+        kf.minnctapersm = opts.minnctapersm;
+    }
     uint32_t l = kernelRegisterLimit(opts, target, globalLimit, lowered[k], diag);
     limit[k] = l ? l : UINT32_MAX;
     // A callee shared by kernels with different limits gets the smallest.
@@ -624,6 +638,8 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
     }
     for (const frontend::LoweredParam &p : lf.params)
       fi.params.push_back(paramInfo(p));
+    if (debug && lf.isKernel)
+      debug->placeShared(lf.sharedAddresses);
     if (debug && lf.isKernel) {
       std::vector<uint32_t> addresses;
       for (const frontend::LoweredParam &p : lf.params)
@@ -791,6 +807,16 @@ std::vector<uint8_t> compileOrThrow(const Options &opts, DiagEngine &diag,
   // HW: ptxas names PTX given with --input-as-string "application ptx input" in messages.
   for (const std::string &text : opts.inputStrings)
     modules.emplace_back(frontend::parseText(text, "application ptx input", feOpts, diag));
+  // HW (ptxas 13.0.88): several inputs are one program: a function defined in two of them
+  // is "Duplicate definition of function" at the later definition.
+  if (modules.size() > 1 && !diag.hasErrors()) {
+    std::set<std::string> defined;
+    for (const auto &m : modules)
+      for (const ptx::Function &f : m->functions)
+        if (f.hasBody && !defined.insert(f.name).second)
+          diag.error(SourceLoc{m->fileName, f.declLine ? f.declLine : f.line, 0},
+                     "Duplicate definition of function '" + f.name + "'");
+  }
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
   // -e names entry functions that must exist in some input (ptxas: "Unknown function f").

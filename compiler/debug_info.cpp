@@ -96,6 +96,11 @@ void DebugInfo::placeParams(const std::string &kernel, const std::vector<uint32_
     params_[f->params[i].name] = addresses[i];
 }
 
+void DebugInfo::placeShared(const std::map<std::string, uint32_t> &addresses) {
+  for (const auto &[name, at] : addresses)
+    shared_.emplace(name, at);
+}
+
 void DebugInfo::finish(cubin::ModuleInfo &mi, DiagEngine &diag) const {
   // Labels inside the debug sections: their offsets, for references between sections.
   std::map<std::string, uint64_t> dataLabels;
@@ -133,9 +138,18 @@ void DebugInfo::finish(cubin::ModuleInfo &mi, DiagEngine &diag) const {
           if (auto code = placed_.find(v.symbol); code != placed_.end()) {
             ds.relocs.push_back(cubin::DebugSection::Reloc{
                 ds.bytes.size(), code->second.text,
-                code->second.offset + static_cast<uint64_t>(v.offset), w == 8});
+                code->second.offset + static_cast<uint64_t>(v.offset), w == 8, {}});
           } else if (auto p = params_.find(v.symbol); p != params_.end()) {
             value = p->second + static_cast<uint64_t>(v.offset);
+          } else if (auto sh = shared_.find(v.symbol); sh != shared_.end()) {
+            value = sh->second + static_cast<uint64_t>(v.offset);
+          } else if (variables_.count(v.symbol)) {
+            cubin::DebugSection::Reloc r;
+            r.offset = ds.bytes.size();
+            r.addend = static_cast<uint64_t>(v.offset);
+            r.wide = w == 8;
+            r.variable = v.symbol;
+            ds.relocs.push_back(std::move(r));
           } else if (auto d = dataLabels.find(v.symbol); d != dataLabels.end()) {
             value = d->second + static_cast<uint64_t>(v.offset);
           } else if (v.symbol.rfind(".debug_", 0) == 0 || v.symbol.rfind(".nv_debug_", 0) == 0) {

@@ -11,7 +11,10 @@
 /// the first instruction made from a PTX instruction after it, in code order (at -O0 the
 /// phases keep PTX order), or for the function's end when none follows; the cubin gets an
 /// R_CUDA_64 relocation against the function's symbol with that offset as addend, as ptxas
-/// -g writes. References to a section's name (`.b32 .debug_abbrev`) are offset 0 of that
+/// -g writes. A module variable's address is an R_CUDA_64 (.global) or R_CUDA_G64 (.const)
+/// relocation against its symbol, a kernel's .shared variable's its address in the shared
+/// window (no relocation), as ptxas -g writes them. References to a section's name
+/// (`.b32 .debug_abbrev`) are offset 0 of that
 /// section (one compilation unit per module, as nvcc writes), references to a label inside a
 /// debug section its offset there.
 ///
@@ -29,6 +32,7 @@
 #include "support/diag.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,6 +59,14 @@ public:
   /// ptxas writes that address, e.g. 0x210 on sm_90, with no relocation).
   void placeParams(const std::string &kernel, const std::vector<uint32_t> &addresses);
 
+  /// Records a kernel's .shared variables' addresses in the shared window (HW: ptxas -g
+  /// writes that address for `DW_OP_addr tile`, e.g. 0x400, with no relocation).
+  void placeShared(const std::map<std::string, uint32_t> &addresses);
+
+  /// Records the module's .global / .const variables: a reference to one is a relocation
+  /// against its symbol (HW: ptxas 13.0.88 -g).
+  void placeVariable(const std::string &name) { variables_.insert(name); }
+
   /// The DWARF sections with every address resolved, and the register maps; fatal
   /// diagnostics for references the module cannot resolve.
   void finish(cubin::ModuleInfo &mi, DiagEngine &diag) const;
@@ -75,6 +87,8 @@ private:
   std::map<std::string, std::string> labelOwner_; ///< label -> function
   std::map<std::string, Place> placed_;           ///< label -> where its code is
   std::map<std::string, uint64_t> params_;        ///< kernel parameter -> its address
+  std::map<std::string, uint64_t> shared_;        ///< .shared variable -> its address
+  std::set<std::string> variables_;               ///< module .global/.const variables
   std::vector<std::string> functionOrder_;        ///< functions with bodies, PTX order
   std::vector<std::string> emitted_;              ///< placed functions, first placement
 };

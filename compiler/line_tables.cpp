@@ -68,6 +68,8 @@ LineTables::LineTables(const ptx::Module &m, std::string_view ptxText) {
     if (s.name != ".debug_str")
       continue;
     for (const ptx::SectionItem &item : s.items) {
+      if (item.kind == ptx::SectionItem::Kind::Label)
+        strLabels_[item.label] = static_cast<uint32_t>(info_.debugStr.size());
       if (item.kind != ptx::SectionItem::Kind::Data)
         continue;
       unsigned bytes = item.directive == "b8" ? 1 : item.directive == "b16" ? 2
@@ -143,7 +145,19 @@ void LineTables::collect(const ptx::Block &b, FunctionLocs &out) {
       auto it = fileIndex_.find(d.file);
       if (it == fileIndex_.end())
         continue; // the checker reports a .loc naming no .file
-      out.locs.push_back(Loc{d.line, it->second, d.locLine});
+      Loc loc{d.line, it->second, d.locLine};
+      loc.column = d.locColumn;
+      if (d.hasInlinedAt) {
+        loc.inlined = true;
+        auto at = fileIndex_.find(d.inlinedAt[0]);
+        loc.atFile = at == fileIndex_.end() ? 0 : at->second;
+        loc.atLine = d.inlinedAt[1];
+        loc.atColumn = d.inlinedAt[2];
+        if (!d.args.empty())
+          if (auto l = strLabels_.find(d.args[0]); l != strLabels_.end())
+            loc.functionName = l->second;
+      }
+      out.locs.push_back(loc);
       if (d.hasInlinedAt) {
         info_.headerPadding = 4; // HW: see encodeLineUnit
         info_.strAfterLine = true;
@@ -181,8 +195,21 @@ void LineTables::addRows(const std::string &function, const std::vector<uint32_t
         continue;
       loc = &*first;
     }
-    if (sourceRows.empty() || sourceRows.back().file != loc->file || sourceRows.back().line != loc->line)
-      sourceRows.push_back(cubin::LineRow{offset, loc->file, loc->line});
+    cubin::LineRow row{offset, loc->file, loc->line};
+    row.inlined = loc->inlined;
+    row.atFile = loc->atFile;
+    row.atLine = loc->atLine;
+    row.atColumn = loc->atColumn;
+    row.functionName = loc->functionName;
+    row.column = loc->column;
+    // A new row when the line or the inlining context changes (the column alone does not
+    // make one, as ptxas).
+    const cubin::LineRow *prev = sourceRows.empty() ? nullptr : &sourceRows.back();
+    if (!prev || prev->file != row.file || prev->line != row.line ||
+        prev->inlined != row.inlined || prev->atFile != row.atFile ||
+        prev->atLine != row.atLine || prev->atColumn != row.atColumn ||
+        prev->functionName != row.functionName)
+      sourceRows.push_back(row);
   }
 }
 

@@ -47,6 +47,11 @@ private:
     uint32_t ptxLine; ///< where the .loc directive is
     uint32_t file;    ///< 1-based index into the .debug_line file table
     uint32_t line;
+    uint32_t column = 0;
+    /// `inlined_at`: the call site (file as a table index) and the function name's
+    /// .debug_str offset (cubin::LineRow).
+    bool inlined = false;
+    uint32_t atFile = 0, atLine = 0, atColumn = 0, functionName = 0;
   };
   struct FunctionLocs {
     uint32_t bodyLine = 0;
@@ -56,6 +61,7 @@ private:
 
   cubin::LineInfo info_;
   std::map<unsigned, uint32_t> fileIndex_; ///< .file number -> table index (1-based)
+  std::map<std::string, uint32_t> strLabels_; ///< .debug_str label -> its offset there
   std::map<std::string, FunctionLocs> functions_;
   bool hasLocs_ = false;
 };

@@ -15,7 +15,9 @@
 ///   no effect      accepted as ptxas accepts it, where it changes nothing in ptxas-mini's
 ///                  output (tuning levels ptxas-mini has no use for, warnings it never prints);
 ///   not supported  a fatal error naming the option, where honouring it would change the code
-///                  or the cubin and ptxas-mini cannot (-g, --sanitize, cache overrides, ...).
+///                  or the cubin and ptxas-mini cannot (--sanitize, cache overrides, ...).
+/// Also as ptxas: "no argument expected after '-v'" for a flag given a value, and a warning
+/// when a single-valued option is given again with another value (the last one wins).
 /// -lineinfo writes line tables (.debug_line, .nv_debug_line_sass, .nv_debug_ptx_txt) as
 /// ptxas does, which also writes them for any PTX with .loc; --suppress-debug-info writes
 /// none (compiler/line_tables.h).
@@ -25,7 +27,9 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <array>
 #include <cctype>
+#include <map>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -72,6 +76,17 @@ bool parseBoolValue(const std::string &v, const char *opt, DiagEngine &diag) {
              ") is not supported by ptxas-mini yet" + (why.empty() ? "" : ": " + why));
 }
 
+/// HW (ptxas 13.0.88): a cache modifier the option does not take is an error (the compile
+/// then stops with "Ptx assembly aborted due to errors"); every valid one changes the code.
+void cacheModifier(const std::string &v, const char *kind,
+                   std::initializer_list<const char *> valid, DiagEngine &diag) {
+  for (const char *ok : valid)
+    if (v == ok)
+      return;
+  diag.error(std::string("Invalid default cache modifier on ") + kind + " specified: " + v);
+  diag.fatal("Ptx assembly aborted due to errors");
+}
+
 void ignored(const char *opt, DiagEngine &diag) {
   diag.warning(std::string("Option '--") + opt + "' is accepted for compatibility with ptxas and has no effect in ptxas-mini yet");
 }
@@ -93,7 +108,7 @@ const std::vector<OptionDesc> &optionTable() {
        }},
       {"opt-level", "O", "<N>", "Optimization level (default 3).",
        [](Options &o, const std::string &v, DiagEngine &d) {
-         o.optLevel = parseUnsigned(v, "opt-level", d);
+         o.optLevel = parseNumber(v, d); // HW: ptxas 13.0.88 "-Ox": "'x': expected a number"
          o.optLevelGiven = true;
        }},
       {"verbose", "v", nullptr, "Print code generation statistics.",
@@ -218,6 +233,18 @@ const std::vector<OptionDesc> &optionTable() {
            d.warning("Value of RegUsageLevel (" + v +
                      ") is out of valid range {0..10}, option will be ignored");
        }},
+      // Undocumented ones ptxas 13.0.88 accepts (probed; XLA passes -sw200428197=true). They
+      // tune ptxas's own scheduling (its code changes, what it computes does not) and have
+      // nothing to tune here.
+      {"sw200428197", "sw200428197", "<true|false>",
+       "Undocumented ptxas workaround switch (XLA passes it); no effect.",
+       [](Options &, const std::string &v, DiagEngine &d) { parseBoolValue(v, "sw200428197", d); }},
+      {"fast-compile", "fast-compile", nullptr, "Undocumented ptxas tuning flag; no effect.",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"fastimul", "fastimul", nullptr, "Undocumented ptxas flag; no effect.",
+       [](Options &, const std::string &, DiagEngine &) {}},
+      {"noFwdPrg", "noFwdPrg", nullptr, "Undocumented ptxas flag; no effect.",
+       [](Options &, const std::string &, DiagEngine &) {}},
       {"optimize-float-atomics", "opt-fp-atomics", nullptr,
        "Permission to optimize float atomics; no effect.",
        [](Options &, const std::string &, DiagEngine &) {}},
@@ -273,13 +300,25 @@ const std::vector<OptionDesc> &optionTable() {
          notSupported("compiler-annotations", "annotate", d);
        }},
       {"def-load-cache", "dlcm", "<modifier>", "Not supported yet (an error).",
-       [](Options &, const std::string &, DiagEngine &d) { notSupported("def-load-cache", "dlcm", d); }},
+       [](Options &, const std::string &v, DiagEngine &d) {
+         cacheModifier(v, "load", {"ca", "cg", "cs", "lu", "cv"}, d);
+         notSupported("def-load-cache", "dlcm", d);
+       }},
       {"def-store-cache", "dscm", "<modifier>", "Not supported yet (an error).",
-       [](Options &, const std::string &, DiagEngine &d) { notSupported("def-store-cache", "dscm", d); }},
+       [](Options &, const std::string &v, DiagEngine &d) {
+         cacheModifier(v, "store", {"cg", "cs", "wb", "wt"}, d);
+         notSupported("def-store-cache", "dscm", d);
+       }},
       {"force-load-cache", "flcm", "<modifier>", "Not supported yet (an error).",
-       [](Options &, const std::string &, DiagEngine &d) { notSupported("force-load-cache", "flcm", d); }},
+       [](Options &, const std::string &v, DiagEngine &d) {
+         cacheModifier(v, "load", {"ca", "cg", "cs", "lu", "cv"}, d);
+         notSupported("force-load-cache", "flcm", d);
+       }},
       {"force-store-cache", "fscm", "<modifier>", "Not supported yet (an error).",
-       [](Options &, const std::string &, DiagEngine &d) { notSupported("force-store-cache", "fscm", d); }},
+       [](Options &, const std::string &v, DiagEngine &d) {
+         cacheModifier(v, "store", {"cg", "cs", "wb", "wt"}, d);
+         notSupported("force-store-cache", "fscm", d);
+       }},
       {"extensible-whole-program", "ewp", nullptr, "Not supported yet (an error).",
        [](Options &, const std::string &, DiagEngine &d) {
          notSupported("extensible-whole-program", "ewp", d);
@@ -289,12 +328,28 @@ const std::vector<OptionDesc> &optionTable() {
        [](Options &, const std::string &, DiagEngine &d) {
          notSupported("make-errors-visible-at-exit", "make-errors-visible-at-exit", d);
        }},
-      {"maxntid", "maxntid", "<N>,...", "Not supported yet (an error).",
-       [](Options &, const std::string &, DiagEngine &d) { notSupported("maxntid", "maxntid", d); }},
-      {"minnctapersm", "minnctapersm", "<N>", "Not supported yet (an error).",
-       [](Options &, const std::string &, DiagEngine &d) {
-         notSupported("minnctapersm", "minnctapersm", d);
+      {"maxntid", "maxntid", "<N>,...",
+       "Launch bound for kernels without .maxntid/.reqntid, as if they had the directive "
+       "(ignored with -maxrregcount).",
+       [](Options &o, const std::string &v, DiagEngine &) {
+         // HW (ptxas 13.0.88): a value that is not 1-3 numbers is accepted and does nothing
+         // (`--maxntid=abc`: no EIATTR_MAX_THREADS), but is recorded in .note.nv.tkinfo.
+         o.maxntidText = v;
+         o.maxntid.reset();
+         llvm::SmallVector<llvm::StringRef, 3> parts;
+         llvm::StringRef(v).split(parts, ',');
+         std::array<uint32_t, 3> dims{1, 1, 1};
+         if (parts.size() > 3)
+           return;
+         for (size_t i = 0; i < parts.size(); ++i)
+           if (parts[i].getAsInteger(10, dims[i]) || dims[i] == 0)
+             return;
+         o.maxntid = dims;
        }},
+      {"minnctapersm", "minnctapersm", "<N>",
+       "Minimum CTAs per SM for kernels without .minnctapersm, as the directive (with a "
+       "launch bound only; ignored with -maxrregcount).",
+       [](Options &o, const std::string &v, DiagEngine &d) { o.minnctapersm = parseNumber(v, d); }},
       {"override-directive-values", "override-directive-values", nullptr,
        "Not supported yet (an error).",
        [](Options &, const std::string &, DiagEngine &d) {
@@ -372,10 +427,11 @@ Options parseCommandLine(const std::vector<std::string> &argv, DiagEngine &diag)
   Options opts;
   std::vector<std::string> args = argv; // grows where --options-file splices its words in
   unsigned filesRead = 0;
+  std::map<std::string, std::string> lastValue; // option -> its value, for redefinitions
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string arg = args[i];
     if (arg.size() < 2 || arg[0] != '-') {
-      if (arg.empty() || arg == "-")
+      if (arg.empty())
         diag.fatal("Unknown option '" + arg + "'");
       opts.inputs.push_back(arg);
       continue;
@@ -403,7 +459,8 @@ Options parseCommandLine(const std::vector<std::string> &argv, DiagEngine &diag)
         value = args[++i];
       }
     } else if (hasInline) {
-      diag.fatal("Option '" + std::string(name) + "' takes no value");
+      // HW: ptxas 13.0.88 names the option as typed ("-v=1": "no argument expected after '-v'").
+      diag.fatal("no argument expected after '" + arg.substr(0, arg.find('=')) + "'");
     }
     if (llvm::StringRef(desc->longName) == "options-file") {
       // The files' words take the place of the option, in order.
@@ -420,6 +477,25 @@ Options parseCommandLine(const std::vector<std::string> &argv, DiagEngine &diag)
       continue;
     }
     desc->apply(opts, value, diag);
+    // HW (ptxas 13.0.88): a single-valued option given again with another value warns, once
+    // the new value is checked, and the last value wins (options that collect several values
+    // do not warn).
+    if (desc->valueName && !llvm::StringRef(desc->valueName).ends_with(",...") &&
+        llvm::StringRef(desc->longName) != "knob" && llvm::StringRef(desc->longName) != "knobs-file" &&
+        llvm::StringRef(desc->longName) != "input-as-string") {
+      auto [prev, first] = lastValue.emplace(desc->longName, value);
+      if (!first && prev->second != value) {
+        diag.warning(std::string("incompatible redefinition for option '") + desc->longName +
+                     "', the last value of this option was used");
+        prev->second = value;
+      }
+    }
+  }
+  // HW (ptxas 13.0.88): -maxrregcount wins over --maxntid, with this warning.
+  if (opts.maxRegCount && !opts.maxntidText.empty()) {
+    diag.warning("Conflicting options -maxrregcount and -maxntid specified, ignoring -maxntid "
+                 "option");
+    opts.maxntid.reset();
   }
   // -g compiles at -O0; asking for both is ptxas's "Optimized debugging" error.
   if (opts.deviceDebug) {

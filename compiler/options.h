@@ -12,6 +12,8 @@
 #include "support/knobs.h"
 #include "targets/arch.h"
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,9 @@ struct Options {
   bool compileOnly = false;            ///< -c: relocatable object
   std::vector<std::string> entries;    ///< -e: compile only these entry functions
   std::optional<unsigned> maxRegCount; ///< -maxrregcount
+  std::optional<std::array<uint32_t, 3>> maxntid; ///< --maxntid: kernels without launch bounds
+  std::string maxntidText;             ///< --maxntid as given (.note.nv.tkinfo records it)
+  std::optional<unsigned> minnctapersm; ///< --minnctapersm: kernels without the directive
   unsigned splitCompile = 1;           ///< --split-compile: threads for code generation (0: all CPUs)
   bool lineInfo = false;               ///< -lineinfo: line tables (compiler/line_tables.h)
   bool suppressDebugInfo = false;      ///< -suppress-debug-info

@@ -13,10 +13,104 @@
 #include "targets/arch.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace ptxmini::frontend {
+
+namespace {
+
+/// The words at the start of a PTX text, for ptxas's header check: blanks and comments
+/// skipped, a word is a run of identifier/number characters (`.version`, `8.0`, `sm_90`),
+/// anything else one character. An empty word is the end of the text.
+class HeaderScanner {
+public:
+  explicit HeaderScanner(std::string_view text) : t_(text) {}
+  struct Word {
+    std::string_view text;
+    uint32_t line;
+  };
+  Word next() {
+    while (p_ < t_.size()) {
+      char c = t_[p_];
+      if (c == '\n') {
+        ++line_;
+        ++p_;
+      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        ++p_;
+      } else if (c == '/' && p_ + 1 < t_.size() && t_[p_ + 1] == '/') {
+        while (p_ < t_.size() && t_[p_] != '\n')
+          ++p_;
+      } else if (c == '/' && p_ + 1 < t_.size() && t_[p_ + 1] == '*') {
+        size_t close = t_.find("*/", p_ + 2);
+        size_t end = close == std::string_view::npos ? t_.size() : close + 2;
+        line_ += static_cast<uint32_t>(std::count(t_.begin() + p_, t_.begin() + end, '\n'));
+        p_ = end;
+      } else {
+        break;
+      }
+    }
+    size_t b = p_;
+    auto word = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' ||
+             c == '%';
+    };
+    if (p_ < t_.size())
+      ++p_;
+    if (b < t_.size() && word(t_[b]))
+      while (p_ < t_.size() && word(t_[p_]))
+        ++p_;
+    return Word{t_.substr(b, p_ - b), line_};
+  }
+
+private:
+  std::string_view t_;
+  size_t p_ = 0;
+  uint32_t line_ = 1;
+};
+
+/// HW (ptxas 13.0.88, probed): the text must open with `.version X.Y` and `.target`, checked
+/// before anything is parsed. Without `.version X.Y` first it is "Missing .version directive"
+/// at the first word's line (after a leading `.target` list, at the word after the list:
+/// ptxas's parser needs that look-ahead to end the list); without `.target` next, "Missing
+/// .target directive" at the line of the word found instead. The end of the text counts as a
+/// word on its last line.
+void checkHeader(std::string_view text, const std::string &fileName, DiagEngine &diag) {
+  HeaderScanner sc(text);
+  auto missing = [&](const char *what, uint32_t line) {
+    diag.fatal(SourceLoc{fileName, line, 0},
+               std::string("Missing ") + what + " directive at start of file '" + fileName + "'");
+  };
+  HeaderScanner::Word w = sc.next();
+  if (w.text != ".version") {
+    uint32_t line = w.line;
+    if (w.text == ".target") {
+      HeaderScanner::Word after = sc.next(); // the first target
+      for (after = sc.next(); after.text == ","; after = sc.next())
+        sc.next();
+      line = after.line;
+    }
+    missing(".version", line);
+  }
+  HeaderScanner::Word v = sc.next();
+  size_t dot = v.text.find('.');
+  auto digits = [](std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+  };
+  if (dot == std::string_view::npos || !digits(v.text.substr(0, dot)) ||
+      !digits(v.text.substr(dot + 1)))
+    missing(".version", w.line);
+  HeaderScanner::Word t = sc.next();
+  if (t.text != ".target")
+    missing(".target", t.line);
+}
+
+} // namespace
 
 std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string &fileName,
                                        const FrontendOptions &opts, DiagEngine &diag) {
@@ -31,18 +125,25 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
   // HW (ptxas 13.0.88): any byte outside ASCII, in a comment or a string too, is fatal
   // before anything else: "Unexpected non-ASCII character encountered on line N" (the first
   // such line only).
+  // A NUL byte likewise, wherever it is, as the end of the text: "Unexpected EOF encountered
+  // on line N"; the first of the two in the text decides the message.
   if (auto bad = std::find_if(text.begin(), text.end(),
-                              [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+                              [](char c) { return c == 0 || static_cast<unsigned char>(c) >= 0x80; });
       bad != text.end()) {
     size_t line = 1 + static_cast<size_t>(std::count(text.begin(), bad, '\n'));
-    diag.fatal("Unexpected non-ASCII character encountered on line " + std::to_string(line));
+    diag.fatal(std::string(*bad == 0 ? "Unexpected EOF" : "Unexpected non-ASCII character") +
+               " encountered on line " + std::to_string(line));
   }
+
+  checkHeader(text, fileName, diag);
 
   PendingDiags pending;
   // Prints the collected problems in line order, at most maxErrors of them in all.
   auto flush = [&] {
     std::stable_sort(pending.begin(), pending.end(),
-                     [](const PendingDiag &a, const PendingDiag &b) { return a.line < b.line; });
+                     [](const PendingDiag &a, const PendingDiag &b) {
+                       return a.pass != b.pass ? a.pass < b.pass : a.line < b.line;
+                     });
     for (const PendingDiag &p : pending) {
       if (diag.errorCount() - errorsAtStart >= maxErrors)
         break;
@@ -89,6 +190,17 @@ std::unique_ptr<ptx::Module> parseText(std::string_view text, const std::string 
 
 std::unique_ptr<ptx::Module> parseFile(const std::string &path, const FrontendOptions &opts,
                                        DiagEngine &diag) {
+  // HW (ptxas 13.0.88): `-` is the standard input; a directory reads as an empty file
+  // ("Missing .version directive at start of file 'dir'").
+  if (path == "-" || std::filesystem::is_directory(path)) {
+    std::string text;
+    if (path == "-") {
+      std::ostringstream ss;
+      ss << std::cin.rdbuf();
+      text = ss.str();
+    }
+    return parseText(text, path == "-" ? "<stdin>" : path, opts, diag);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in)
     diag.fatal("Input file '" + path + "' could not be opened");

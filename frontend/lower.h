@@ -16,6 +16,8 @@
 #include "targets/target.h"
 
 #include <array>
+#include <map>
+#include <string>
 #include <optional>
 #include <vector>
 
@@ -45,6 +47,9 @@ struct LoweredFunction {
   uint32_t sharedAlign = 1;
   bool usesShared = false;
   bool referencesShared = false;
+  /// Kernels: each .shared variable's address in the shared window (what -g's DWARF
+  /// gives as its location: compiler/debug_info.h).
+  std::map<std::string, uint32_t> sharedAddresses;
   std::optional<uint32_t> maxnreg, minnctapersm; ///< .maxnreg, .minnctapersm
   std::optional<std::array<uint32_t, 3>> reqnctapercluster; ///< CTA_PER_CLUSTER
   /// Kernels: the extern functions (LoweredModuleData::externs) it calls directly or

@@ -288,6 +288,9 @@ struct Function {
   bool hasBody = false;         ///< false for a prototype `.extern .func f(...);`
   Block body;
   uint32_t line = 0, column = 0;
+  /// Where ptxas's parser has the declaration complete (its "Duplicate definition of
+  /// function" line): an .entry's `)`, the word after a .func's parameter list.
+  uint32_t declLine = 0;
 
   const FunctionAttr *attr(std::string_view name) const;
 };

@@ -152,6 +152,7 @@ private:
                                           "." + std::to_string(m_.versionMinor) +
                                           "; current version is '9.0'");
     bool ok = true;
+    bool versionRefused = false;
     for (const std::string &t : m_.targets) {
       if (t.starts_with("sm_") || t.starts_with("compute_")) {
         std::optional<ArchInfo> a = parseArch(t);
@@ -160,17 +161,21 @@ private:
         target_ = a;
         m_.target = a;
         for (const TargetRow &r : kTargets)
-          if (r.name == t && m_.version() < r.minPtx)
- error(m_.targetLine, 0,
-                        "PTX .version " + std::to_string(m_.versionMajor) + "." +
-                            std::to_string(m_.versionMinor) + " does not support .target " + t);
+          if (r.name == t && m_.version() < r.minPtx) {
+            error(m_.targetLine, 0,
+                  "PTX .version " + std::to_string(m_.versionMajor) + "." +
+                      std::to_string(m_.versionMinor) + " does not support .target " + t);
+            versionRefused = true;
+          }
       } else if (t != "texmode_unified" && t != "texmode_independent" && t != "debug" &&
                  t != "map_f64_to_f32") {
         diag_.fatal(at(m_.targetLine), "Unsupported .target '" + t + "'");
       }
     }
-    // -arch versus .target (HW: ptxas 13.0.88 messages, no file or line)
-    if (target_)
+    // -arch versus .target (HW: ptxas 13.0.88 messages, no file or line), unless the
+    // .version already refused the .target (ptxas reports that one: `.version 8.0`,
+    // `.target sm_100`, -arch=sm_90).
+    if (target_ && !versionRefused)
       if (std::string why = archTargetRefusal(arch_, *target_); !why.empty())
         diag_.fatal(why);
     return ok;
@@ -198,8 +203,8 @@ private:
     if (v.rangeCount) {
       auto [it, inserted] = sc.ranges.emplace(v.name, std::make_pair(v.rangeCount, s));
       if (!inserted)
-        error(v.line, v.column, "Duplicate definition of variable '" + v.name + "<" +
-                                    std::to_string(v.rangeCount) + ">'");
+        // HW (ptxas 13.0.88): a repeated `%f<5>` is named '%f<' whatever the count.
+        error(v.line, v.column, "Duplicate definition of variable '" + v.name + "<'");
       return;
     }
     bool dup = sc.names.count(v.name) != 0;
@@ -228,12 +233,13 @@ private:
       sc.names.emplace(f.name, s);
       return;
     }
+    const uint32_t at = f.declLine ? f.declLine : f.line;
     if (it->second.kind != Sym::Kind::Function) {
-      error(f.line, f.column, "Duplicate definition of function '" + f.name + "'");
+      error(at, f.column, "Duplicate definition of function '" + f.name + "'");
       return;
     }
     if (it->second.hasBody && f.hasBody)
-      error(f.line, f.column, "Duplicate definition of function '" + f.name + "'");
+      error(at, f.column, "Duplicate definition of function '" + f.name + "'");
     it->second.hasBody |= f.hasBody;
   }
 
@@ -356,11 +362,21 @@ private:
     }
   }
 
-  /// Resolves every name in `op` (recursively); reports unknown ones.
-  void resolve(Operand &op, const Scope &sc, const Instruction &ins, bool &unknown) {
+  /// A name no scope declares, where it was found in an instruction's operands.
+  struct UnknownName {
+    std::string name;
+    uint32_t column;
+    enum class Where { Value, Address, VectorElement } where;
+  };
+
+  /// Resolves every name in `op` (recursively); collects unknown ones into `unknown` (the
+  /// caller reports them after the instruction's own error, as ptxas does).
+  void resolve(Operand &op, const Scope &sc, const Instruction &ins,
+               std::vector<UnknownName> &unknown,
+               UnknownName::Where where = UnknownName::Where::Value) {
+    (void)ins;
     auto unknownSym = [&](const std::string &n) {
-      error(ins.line, op.column, "Unknown symbol '" + n + "'");
-      unknown = true;
+      unknown.push_back(UnknownName{n, op.column, where});
     };
     if (op.is<RegOperand>()) {
       RegOperand &r = op.as<RegOperand>();
@@ -389,19 +405,21 @@ private:
       AddressOperand &a = op.as<AddressOperand>();
       if (a.baseKind != AddressOperand::BaseKind::None) {
         const Sym *s = lookup(sc, a.base);
-        if (!s)
-          return unknownSym(a.base);
+        if (!s) {
+          unknown.push_back(UnknownName{a.base, op.column, UnknownName::Where::Address});
+          return;
+        }
         a.baseKind = s->kind == Sym::Kind::Reg ? AddressOperand::BaseKind::Register
                                                : AddressOperand::BaseKind::Symbol;
       }
       for (Operand &e : a.extra)
-        resolve(e, sc, ins, unknown);
+        resolve(e, sc, ins, unknown, UnknownName::Where::Address);
     } else if (op.is<VectorOperand>()) {
       for (Operand &e : op.as<VectorOperand>().elems)
-        resolve(e, sc, ins, unknown);
+        resolve(e, sc, ins, unknown, UnknownName::Where::VectorElement);
     } else if (op.is<ListOperand>()) {
       for (Operand &e : op.as<ListOperand>().elems)
-        resolve(e, sc, ins, unknown);
+        resolve(e, sc, ins, unknown, where);
     } else if (op.is<PairOperand>()) {
       PairOperand &p = op.as<PairOperand>();
       for (const std::string *n : {&p.first, &p.second})
@@ -496,14 +514,17 @@ private:
                   " or higher");
       }
     }
-    // guard
+    // guard. HW (ptxas 13.0.88): a guard that is not a predicate register, or names nothing
+    // declared, is "Predicate expression expected"; an unknown name is then also reported
+    // (after the instruction's own error, below).
+    std::vector<UnknownName> unknownNames;
     if (ins.guard) {
       const Sym *s = lookup(sc, ins.guard->predicate);
+      if (!s || s->type != ScalarType::PRED)
+        error(ins.line, ins.column, "Predicate expression expected");
       if (!s)
-        error(ins.line, ins.column, "Unknown symbol '" + ins.guard->predicate + "'");
-      else if (s->type != ScalarType::PRED)
-        error(ins.line, ins.column, "Predicate register expected for guard of instruction '" +
-                                        ins.opcode + "'");
+        unknownNames.push_back(
+            UnknownName{ins.guard->predicate, ins.column, UnknownName::Where::Value});
     }
     // types
     std::vector<ScalarType> types = ins.types();
@@ -517,15 +538,26 @@ private:
       error(ins.line, ins.column, "Illegal vector size: " + std::to_string(vec));
 
     // names
-    bool unknown = false;
-    for (Operand &op : ins.operands)
-      resolve(op, sc, ins, unknown);
+    const size_t guardUnknowns = unknownNames.size();
+    std::vector<size_t> unknownOperand; // operand index of each operand name not declared
+    for (size_t k = 0; k < ins.operands.size(); ++k) {
+      resolve(ins.operands[k], sc, ins, unknownNames);
+      unknownOperand.resize(unknownNames.size() - guardUnknowns, k);
+    }
+    const bool unknown = !unknownNames.empty();
+    auto reportUnknown = [&] {
+      for (const UnknownName &u : unknownNames)
+        if (!stop())
+          pending_.push_back(PendingDiag{ins.line, u.column, "Unknown symbol '" + u.name + "'",
+                                         false, /*pass=*/1});
+    };
 
     // HW (ptxas 13.0.88): `mad.f32` needs a rounding modifier on every target it compiles for
     // ("Rounding modifier required for instruction 'mad'"); mad.rn.f32 is fma.rn.f32.
     if (name == "mad" && types.size() == 1 && types[0] == ScalarType::F32 &&
         !ins.has("rn") && !ins.has("rz") && !ins.has("rm") && !ins.has("rp")) {
       error(ins.line, ins.column, "Rounding modifier required for instruction 'mad'");
+      reportUnknown();
       return;
     }
     // HW (ptxas 13.0.88): a one-element braces list is the scalar itself for the data operand
@@ -554,14 +586,63 @@ private:
           minOps = maxOps;
       }
     }
-    // ptxas names the .wide forms as such ("Arguments mismatch for instruction 'mul.wide'")
-    std::string mismatch = "Arguments mismatch for instruction '" + name +
-                           (ins.has("wide") ? ".wide" : "") + "'";
+    // HW (ptxas 13.0.88): the message names mul/mad's .lo/.hi/.wide and cvta's .to forms as
+    // such ("Arguments mismatch for instruction 'mad.lo'", "... 'mul.wide'", "... 'cvta.to'").
+    std::string shown = name;
+    if (ins.has("wide"))
+      shown += ".wide";
+    else if ((name == "mul" || name == "mad") && ins.has("lo"))
+      shown += ".lo";
+    else if ((name == "mul" || name == "mad") && ins.has("hi"))
+      shown += ".hi";
+    else if (name == "cvta" && ins.has("to"))
+      shown += ".to";
+    std::string mismatch = "Arguments mismatch for instruction '" + shown + "'";
     if (ins.operands.size() < minOps || (!star && ins.operands.size() > maxOps)) {
       error(ins.line, ins.column, mismatch);
+      reportUnknown();
       return;
     }
-    if (!typeOk || unknown)
+    if (unknown) {
+      // HW (ptxas 13.0.88): an operand naming nothing declared fails the operand check first
+      // -- "Illegal operand type to instruction 'ld'" inside an address, "Illegal expression
+      // '%x'" (and for ld/st "Vector with elements of different types ...") inside braces,
+      // "Arguments mismatch" anywhere else except a branch target -- and each unknown name
+      // is reported after that.
+      for (size_t u = guardUnknowns; u < unknownNames.size(); ++u) {
+        const UnknownName &un = unknownNames[u];
+        size_t k = unknownOperand[u - guardUnknowns];
+        size_t letter = 0, seen = 0;
+        char c = 'x';
+        for (; letter < sig.size(); ++letter) {
+          if (sig[letter] == '?' || sig[letter] == '*')
+            continue;
+          if (seen++ == k) {
+            c = sig[letter];
+            break;
+          }
+        }
+        if (c == 'l')
+          continue; // a branch target: "Unknown symbol" alone
+        if (name == "call" && !ins.operands[k].is<ListOperand>()) {
+          error(ins.line, ins.column, "Call to '" + un.name + "' requires call prototype");
+        } else if (un.where == UnknownName::Where::Address) {
+          error(ins.line, ins.column, "Illegal operand type to instruction '" + name + "'");
+        } else if (un.where == UnknownName::Where::VectorElement) {
+          error(ins.line, ins.column, "Illegal expression '" + un.name + "'");
+          if (name == "ld" || name == "st")
+            error(ins.line, ins.column,
+                  "Vector with elements of different types are not allowed in " + name +
+                      " instruction");
+        } else {
+          error(ins.line, ins.column, mismatch);
+        }
+        break;
+      }
+      reportUnknown();
+      return;
+    }
+    if (!typeOk)
       return;
     // HW (ptxas 13.0): a scalar f16/bf16 setp has one predicate destination; `p|q` is
     // "Predicate output not allowed for instruction 'setp'" (f16x2/bf16x2 take p|q or p).

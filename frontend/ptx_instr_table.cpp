@@ -173,7 +173,8 @@ Modifier classifyModifier(std::string_view word, bool &known) {
     return it->second;
   Modifier m;
   m.text = std::string(word);
-  if (word.size() >= 2 && word[0] == 'v' && allDigits(word.substr(1))) {
+  // HW (ptxas 13.0.88): .v2/.v4/.v8 are vector widths; .v3, .v5, .v16 are "Unknown modifier".
+  if (word == "v1" || word == "v2" || word == "v4" || word == "v8") {
     m.kind = Modifier::Kind::Vector;
     m.vectorWidth = static_cast<unsigned>(std::stoul(std::string(word.substr(1))));
     return m;

@@ -63,6 +63,13 @@ public:
   std::string getSourceName() override { return "<ptx>"; }
   antlr4::TokenFactory<antlr4::CommonToken> *getTokenFactory() override;
 
+  /// Whether the text at byte `index` opens a /* comment that is never closed (the lexer
+  /// then gives SLASH, STAR, ... as ANTLR's does; ptxas reports the unexpected end).
+  bool unterminatedCommentAt(size_t index) const {
+    return index + 1 < s_.size() && s_[index] == '/' && s_[index + 1] == '*' &&
+           s_.find("*/", index + 2) == std::string_view::npos;
+  }
+
 private:
   std::string_view s_;
   const std::vector<LexToken> &toks_;

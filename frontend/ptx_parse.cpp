@@ -55,8 +55,17 @@ public:
       near = offending->getText();
     if (near.size() > 40)
       near = near.substr(0, 40);
+    // HW (ptxas 13.0.88): an unterminated /* comment is "Parsing error near '': unexpected
+    // EOF while scanning" at the line where the comment starts.
+    bool eofInComment = false;
+    if (offending && offending->getType() == P::SLASH)
+      if (auto *src = dynamic_cast<PtxTokenSource *>(offending->getTokenSource()))
+        eofInComment = src->unterminatedCommentAt(offending->getStartIndex());
+    if (eofInComment)
+      near.clear();
     diag_.parseError(SourceLoc{file_, static_cast<uint32_t>(line), static_cast<uint32_t>(col + 1)},
-                "Parsing error near '" + near + "': syntax error");
+                "Parsing error near '" + near + "': " +
+                    (eofInComment ? "unexpected EOF while scanning" : "syntax error"));
   }
   unsigned count() const { return count_; }
   void reset(bool report) {
@@ -1380,6 +1389,14 @@ private:
 
   void item(P::ItemContext *c) {
     if (auto *v = c->versionDir()) {
+      // HW (ptxas 13.0.88): a .version after the header is a syntax error that names the
+      // whole directive ("Parsing error near '.version 8.0': syntax error").
+      if (res_.firstItemLine != 0 && res_.secondItemLine != 0) {
+        diag_.parseError(loc(v), "Parsing error near '.version " + v->children[1]->getText() +
+                                     "': syntax error");
+        ++res_.syntaxErrors;
+        return;
+      }
       noteItem(c, true);
       res_.sawVersion = true;
       std::string s = v->children[1]->getText();
@@ -1503,9 +1520,21 @@ private:
     bool seenName = false;
     auto lists = c->paramList();
     size_t li = 0;
+    bool afterParams = false; // the previous child closed the parameter list
     for (size_t k = 1; k < c->children.size(); ++k) {
       ParseTree *ch = c->children[k];
       size_t t = tokenType(ch);
+      if (afterParams && !f.isEntry) {
+        f.declLine = t ? static_cast<uint32_t>(static_cast<TerminalNode *>(ch)->getSymbol()->getLine())
+                       : line(static_cast<ParserRuleContext *>(ch));
+        afterParams = false;
+      }
+      if (t == P::RPAREN && seenName) {
+        if (f.isEntry)
+          f.declLine = static_cast<uint32_t>(static_cast<TerminalNode *>(ch)->getSymbol()->getLine());
+        else
+          afterParams = true;
+      }
       if (t == P::ID) {
         f.name = ch->getText();
         seenName = true;

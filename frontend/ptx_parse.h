@@ -27,6 +27,9 @@ struct PendingDiag {
   uint32_t line = 0, column = 0;
   std::string message;
   bool syntax = false; ///< a syntax error (DiagEngine::parseError: ptxas labels it fatal)
+  /// ptxas's pass that finds it: 0 the instruction checks, 1 the name resolution after them
+  /// (HW: ptxas 13.0.88 lists every "Unknown symbol" after all the other errors).
+  uint8_t pass = 0;
 };
 using PendingDiags = std::vector<PendingDiag>;
 

@@ -1379,6 +1379,21 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       // HW: ptxas lists them last first, as it does .rela.debug_frame's.
       for (auto rit = ds.relocs.rbegin(); rit != ds.relocs.rend(); ++rit) {
         const DebugSection::Reloc &x = *rit;
+        if (!x.variable.empty()) {
+          auto v = std::find_if(m.globals.begin(), m.globals.end(),
+                                [&](const GlobalVar &g) { return g.name == x.variable; });
+          if (v == m.globals.end()) {
+            error = ds.name + " refers to unknown variable '" + x.variable + "'";
+            return std::nullopt;
+          }
+          // HW (ptxas 13.0.88 -g, nvcc -G's `.b64 counter` in .debug_info): type 2 against
+          // a .global variable, 4 against a .const one. A 32-bit reference: GUESS, type 1.
+          uint32_t type = !x.wide ? 1u : v->space == GlobalVar::Space::Const ? 4u : 2u;
+          r.relocations.push_back({x.offset, type,
+                                   static_cast<uint32_t>(varSym[v - m.globals.begin()]),
+                                   static_cast<int64_t>(x.addend)});
+          continue;
+        }
         auto it = std::find_if(fns.begin(), fns.end(),
                                [&](const FunctionInfo *f) { return f->name == x.function; });
         if (it == fns.end()) {

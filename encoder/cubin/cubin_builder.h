@@ -147,6 +147,9 @@ struct DebugSection {
     std::string function; ///< FunctionInfo::name of the .text
     uint64_t addend = 0;
     bool wide = true;     ///< .b64 (R_CUDA_64) or .b32 (R_CUDA_32)
+    /// Instead of a function's code: a module variable (GlobalVar::name), e.g. the
+    /// DW_OP_addr of a `__device__` / `__constant__` variable.
+    std::string variable;
   };
   std::vector<Reloc> relocs;
 };

@@ -18,6 +18,8 @@
 
 #include "encoder/cubin/byte_io.h"
 
+#include <algorithm>
+
 namespace ptxmini::cubin {
 
 namespace {
@@ -29,6 +31,8 @@ constexpr uint8_t kStdOpcodeLengths[] = {0, 1, 1, 1, 1, 0, 0, 0, 1};
 enum : uint8_t { DW_LNS_copy = 1, DW_LNS_advance_pc = 2, DW_LNS_advance_line = 3,
                  DW_LNS_set_file = 4 };
 enum : uint8_t { DW_LNE_end_sequence = 1, DW_LNE_set_address = 2 };
+/// HW (ptxas 13.0.88): NVIDIA's extended opcode for the inlining context (debug_line.h).
+constexpr uint8_t kDwLneNvInlinedContext = 0x90;
 
 void uleb(std::vector<uint8_t> &out, uint64_t v) {
   do {
@@ -81,6 +85,12 @@ std::vector<uint8_t> encodeLineUnit(const std::vector<std::string> &dirs,
 
   std::vector<uint8_t> prog;
   std::vector<size_t> progAddr;
+  uint32_t rowCount = 0; // rows emitted so far in the unit (0x90 names rows by number)
+  struct CallSite {
+    uint32_t file, line, column, row;
+  };
+  std::vector<CallSite> chain; // call sites of the current inlining context, outermost first
+  uint32_t contextName = 0;
   for (const LineSequence &s : sequences) {
     prog.push_back(0);
     prog.push_back(9);
@@ -89,19 +99,22 @@ std::vector<uint8_t> encodeLineUnit(const std::vector<std::string> &dirs,
     put64(prog, 0);
     uint64_t addr = 0;
     int64_t line = 1;
+    chain.clear(); // GUESS: a sequence starts outside any inlining context
+    contextName = 0;
     uint32_t file = s.rows.empty() ? 0 : s.rows.front().file;
     if (!s.rows.empty()) {
       prog.push_back(DW_LNS_set_file);
       uleb(prog, file);
     }
-    for (const LineRow &r : s.rows) {
-      if (r.file != file) {
+    // One row: file change, then a special opcode or advance_line/advance_pc/copy.
+    auto emitRow = [&](uint32_t rowFile, uint32_t rowLine, uint64_t rowOffset) {
+      if (rowFile != file) {
         prog.push_back(DW_LNS_set_file);
-        uleb(prog, r.file);
-        file = r.file;
+        uleb(prog, rowFile);
+        file = rowFile;
       }
-      int64_t dl = static_cast<int64_t>(r.line) - line;
-      uint64_t da = r.offset - addr;
+      int64_t dl = static_cast<int64_t>(rowLine) - line;
+      uint64_t da = rowOffset - addr;
       int64_t special = (dl - kLineBase) + kLineRange * static_cast<int64_t>(da) + kOpcodeBase;
       if (da > 0 && dl >= kLineBase && dl < kLineBase + kLineRange && special <= 255) {
         prog.push_back(static_cast<uint8_t>(special));
@@ -116,8 +129,45 @@ std::vector<uint8_t> encodeLineUnit(const std::vector<std::string> &dirs,
         }
         prog.push_back(DW_LNS_copy);
       }
-      line = r.line;
-      addr = r.offset;
+      line = rowLine;
+      addr = rowOffset;
+      ++rowCount;
+    };
+    auto setContext = [&](uint32_t row, uint32_t name) {
+      prog.push_back(0);
+      std::vector<uint8_t> ops;
+      uleb(ops, row);
+      uleb(ops, name);
+      uleb(prog, 1 + ops.size());
+      prog.push_back(kDwLneNvInlinedContext);
+      prog.insert(prog.end(), ops.begin(), ops.end());
+    };
+    for (const LineRow &r : s.rows) {
+      if (!r.inlined) {
+        if (!chain.empty()) {
+          chain.clear();
+          contextName = 0;
+          setContext(0, 0);
+        }
+      } else {
+        const CallSite *top = chain.empty() ? nullptr : &chain.back();
+        bool same = top && top->file == r.atFile && top->line == r.atLine &&
+                    top->column == r.atColumn && contextName == r.functionName;
+        if (!same) {
+          auto in = std::find_if(chain.begin(), chain.end(), [&](const CallSite &c) {
+            return c.file == r.atFile && c.line == r.atLine && c.column == r.atColumn;
+          });
+          if (in != chain.end()) {
+            chain.erase(in + 1, chain.end()); // back in an enclosing context
+          } else {
+            emitRow(r.atFile, r.atLine, r.offset); // the call site, at this address
+            chain.push_back(CallSite{r.atFile, r.atLine, r.atColumn, rowCount});
+          }
+          contextName = r.functionName;
+          setContext(chain.back().row, r.functionName);
+        }
+      }
+      emitRow(r.file, r.line, r.offset);
     }
     if (s.end > addr) {
       prog.push_back(DW_LNS_advance_pc);

@@ -410,6 +410,8 @@ bool layoutKernelShared(LowerCtx &ctx, const ModuleLayout &layout) {
     ok = false;
   }
   ctx.out.usesShared = any;
+  for (const auto &entry : ctx.sharedVars)
+    ctx.out.sharedAddresses[entry.getKey().str()] = entry.getValue();
   ctx.out.sharedBytes = static_cast<uint32_t>(end);
   ctx.out.sharedAlign = any ? align : 1;
   return ok;
