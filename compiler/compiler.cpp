@@ -30,6 +30,8 @@
 #include "targets/target.h"
 #include "regalloc/regalloc.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -140,12 +142,25 @@ uint32_t kernelRegisterLimit(const Options &opts, const Target &t, uint32_t glob
   if (lf.maxnreg)
     entry = entry ? std::min(*entry, std::max(*lf.maxnreg, t.minRegisterCount()))
                   : std::max(*lf.maxnreg, t.minRegisterCount());
-  if (!entry)
+  // -v's lines about it (HW: ptxas 13.0.88 -v -maxrregcount N on kernels with .maxnreg,
+  // .maxntid with and without .minnctapersm, and neither): one per kernel, before the gmem
+  // line, kernels in reverse PTX order; .maxntid alone prints nothing.
+  if (!entry) {
+    if (global && opts.verbose)
+      diag.info("Overriding maximum register limit " + std::to_string(t.maxRegisterCount() + 1) +
+                " for '" + lf.fn.name + "' with  " + std::to_string(global) +
+                " of maxrregcount option");
     return global;
-  if (global && opts.verbose && bounds)
-    diag.info("Overriding global maxrregcount " + std::to_string(global) +
-              " with entry-specific value " + std::to_string(*entry) +
-              " computed using thread count");
+  }
+  // Nothing is printed when the kernel keeps the global value.
+  if (global && opts.verbose && *entry != global) {
+    std::string head = "Overriding global maxrregcount " + std::to_string(global) +
+                       " with entry-specific value " + std::to_string(*entry);
+    if (bounds && lf.minnctapersm)
+      diag.info(head + " computed using thread count");
+    else if (!bounds && lf.maxnreg)
+      diag.info(head + " of .maxnreg");
+  }
   return *entry;
 }
 
@@ -410,8 +425,6 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   const ori::PhysRegSet abiClobbers = ra::abiCallClobbers(target);
   if (diag.hasErrors())
     diag.fatal("Ptx assembly aborted due to errors");
-  if (opts.verbose)
-    diag.info("0 bytes gmem");
   // The kernels compiled (-e selects) and the functions they reach.
   CallGraph g = buildCallGraph(lowered);
   std::vector<size_t> kernels;
@@ -423,7 +436,13 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   std::vector<bool> needed(lowered.size(), false);
   std::vector<uint32_t> limit(lowered.size(), UINT32_MAX); // UINT32_MAX: no limit
   uint32_t globalLimit = globalRegisterLimit(opts, target, diag);
-  for (size_t k : kernels) {
+  // HW: ptxas 13.0.88 -v -maxrregcount on a module without kernels names its dummy entry.
+  if (kernels.empty() && globalLimit && opts.verbose)
+    diag.info("Overriding maximum register limit " + std::to_string(target.maxRegisterCount() + 1) +
+              " for '__cuda_dummy_entry__' with  " + std::to_string(globalLimit) +
+              " of maxrregcount option");
+  // In reverse order, as ptxas prints the limits' -v lines (its compilation order).
+  for (size_t k : llvm::reverse(kernels)) {
     needed[k] = true;
     // --maxntid / --minnctapersm: as the directives, for kernels that do not have them
     // (HW: ptxas 13.0.88 writes EIATTR_MAX_THREADS for them; -maxrregcount overrides both).
@@ -445,6 +464,22 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   for (uint32_t &l : limit)
     if (l == UINT32_MAX)
       l = 0;
+  if (opts.verbose) {
+    // ptxas -v's "N bytes gmem": the sizes of .nv.global.init and .nv.global (each the end
+    // of its last variable); .const variables are not counted (HW: ptxas 13.0.88 -v on a
+    // module with initialised, uninitialised and .const variables of mixed alignment).
+    // Placed as the cubin builder places them: at the given offset, else appended at the
+    // variable's alignment.
+    uint64_t initEnd = 0, zeroEnd = 0;
+    for (const cubin::GlobalVar &g : mi.globals) {
+      if (g.space != cubin::GlobalVar::Space::Global)
+        continue;
+      uint64_t &end = g.init.empty() ? zeroEnd : initEnd;
+      uint64_t a = std::max<uint32_t>(g.align, 1);
+      end = g.offset ? std::max(end, *g.offset + g.size) : (end + a - 1) / a * a + g.size;
+    }
+    diag.info(std::to_string(initEnd + zeroEnd) + " bytes gmem");
+  }
   // Callees first, each with the clobber sets and frame alignments of the callees already
   // compiled. A component of the call graph (Tarjan order: callees' components first) is
   // compiled by one task; components whose callees are all done form a wave, and the
@@ -757,6 +792,9 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
         uint32_t cumulative = stack.value_or(f.frame.size);
         if (cumulative)
           used += ", " + std::to_string(cumulative) + " bytes cumulative stack size";
+        // HW: ptxas 13.0.88 -v ends the line with the kernel's static shared memory.
+        if (lowered[k].sharedBytes)
+          used += ", " + std::to_string(lowered[k].sharedBytes) + " bytes smem";
         diag.info(used);
         double ms = gen[k].ms;
         for (size_t c : callees)
