@@ -113,7 +113,7 @@ std::string_view latClassName(LatClass c) {
   static constexpr std::string_view kNames[] = {
       "Alu",    "Imad",   "Fp32",    "Fp64",   "Half",  "Sfu",    "Conv",   "Mem",    "Shared",
       "Const",  "Special", "Branch", "Ctrl",   "Uni",   "ImadWide", "Mma",  "UniMov", "R2ur",
-      "ImadWideHi", "Imma", "PredOp", "Hfma", "HfmaMma"};
+      "ImadWideHi", "Imma", "PredOp", "Hfma", "HfmaMma", "Gmma"};
   static_assert(std::size(kNames) == kNumLatClasses);
   return kNames[static_cast<size_t>(c)];
 }

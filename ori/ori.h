@@ -70,9 +70,9 @@ enum OpFlag : uint16_t {
 /// Half: HADD2 and the half-precision compares; Hfma: HFMA2, HMUL2; HfmaMma: HFMA2.MMA.
 enum class LatClass : uint8_t {
   Alu, Imad, Fp32, Fp64, Half, Sfu, Conv, Mem, Shared, Const, Special, Branch, Ctrl, Uni,
-  ImadWide, Mma, UniMov, R2ur, ImadWideHi, Imma, PredOp, Hfma, HfmaMma
+  ImadWide, Mma, UniMov, R2ur, ImadWideHi, Imma, PredOp, Hfma, HfmaMma, Gmma
 };
-inline constexpr unsigned kNumLatClasses = 23;
+inline constexpr unsigned kNumLatClasses = 24;
 std::string_view latClassName(LatClass c);
 
 /// What an operand position accepts (a letter of an opcodes.def signature).

@@ -8,8 +8,9 @@
 ///
 /// A warpgroup MMA (HGMMA/IGMMA/QGMMA) reads its operands when the warpgroup arrives
 /// (WARPGROUP.ARRIVE, wgmma.fence) and writes its accumulator until a WARPGROUP.DEPBAR.LE
-/// retires its group. frontend/lower/lower_wgmma.cpp pins every accumulator to physical
-/// registers, so the registers of a pipeline are known here. A forward data-flow over the
+/// retires its group. frontend/lower/lower_wgmma.cpp places every accumulator in physical
+/// registers (tuples never live together may share them), so the registers of a pipeline are
+/// known here. A forward data-flow over the
 /// blocks (union at joins, to a fixed point over loops) tracks two register sets:
 ///   in flight   accumulator registers written by an MMA and not retired by a
 ///               `WARPGROUP.DEPBAR.LE gsb0, 0x0` since;

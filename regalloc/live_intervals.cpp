@@ -26,6 +26,8 @@
 //===----------------------------------------------------------------------------------===//
 #include "regalloc/regalloc_internal.h"
 
+#include "ori/analysis/accumulator_liveness.h"
+
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -568,6 +570,10 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
       llvm::SmallVector<Operand, 4> reads, writes;
       for (unsigned k = 0; k < in.ops.size(); ++k) {
         const Operand &o = in.ops[k];
+        // A warpgroup fence's or wait's implicit accumulators order, they hold no value:
+        // the accumulator ranges below cover them.
+        if (in.op == ori::Opcode::WARPGROUP && (o.mods & ori::OM_IMPLICIT))
+          continue;
         if (k < in.numDefs && o.kind == OperandKind::PReg)
           pregsOf(o, t, writes);
         else
@@ -615,17 +621,15 @@ LiveInfo computeLiveInfo(const ori::Function &f, const Target &t,
   li.numPoints = 2 * i;
   // wgmma accumulators (HGMMA/IGMMA/QGMMA definitions, implicit ones included) are
   // pre-coloured by the lowering and must not move or be shared inside a pipeline, whose
-  // stages may span blocks and loop back-edges: they are busy for the whole function.
-  for (const ori::Block &blk : f.blocks)
-    for (const Instr &in : blk.instrs)
-      if (in.op == ori::Opcode::HGMMA || in.op == ori::Opcode::IGMMA ||
-          in.op == ori::Opcode::QGMMA)
-        for (const Operand &d : in.defs())
-          if (isTrackedPreg(d, t)) {
-            auto [r0, n] = span(d);
-            for (uint32_t x = r0; x < r0 + n && x < 256; ++x)
-              addFixed(li, d.cls, x, 0, li.numPoints);
-          }
+  // stages may span blocks and loop back-edges: they are busy wherever they are live, an
+  // MMA's result until the wait that retires it (ori/analysis/accumulator_liveness.h).
+  {
+    ori::AccumulatorLiveness acc = ori::computeAccumulatorLiveness(f);
+    for (unsigned k : acc.regs.set_bits())
+      if (uint32_t r = acc.base + k; r < 256 && isTrackedPreg(Operand::preg(RegClass::R, r), t))
+        for (auto [s, e] : acc.ranges[k])
+          addFixed(li, RegClass::R, r, s, e);
+  }
   if (entryRegCount)
     addSetmaxnregRegions(f, t, entryRegCount, li);
   computeSegments(f, live, certain, flatToInterval, li);

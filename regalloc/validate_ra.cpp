@@ -156,7 +156,10 @@ struct Checker {
         }
         if (!in.isGuarded() && d.sub == ori::kWholeReg && d.reg < f.numRegs(d.cls))
           s.mustDef.set(f.flatRegIndex(d.cls, d.reg));
-      } else if (d.kind == OperandKind::PReg && !d.isFixed()) {
+      } else if (d.kind == OperandKind::PReg && !d.isFixed() &&
+                 !(in.op == ori::Opcode::WARPGROUP && (d.mods & ori::OM_IMPLICIT))) {
+        // (A warpgroup fence's or wait's implicit accumulators order accesses; it writes
+        // no register: live_intervals.cpp.)
         uint32_t r0 = d.sub != ori::kWholeReg ? d.reg + d.sub : d.reg;
         uint32_t n = d.sub != ori::kWholeReg ? 1 : std::max<uint32_t>(1, d.width);
         for (uint32_t x = r0; x < r0 + n && x < kRegs; ++x)

@@ -245,7 +245,7 @@ struct CcCtx {
     for (const Pend &e : st.v) {
       bool hit = all || (e.write && (intersects(e.regs, reads) || intersects(e.regs, d.defs))) ||
                  (!e.write && intersects(e.regs, d.defs));
-      if (!hit)
+      if (!hit || d.noWaits)
         continue;
       if (real) {
         mask |= static_cast<uint8_t>(1u << e.sb);
@@ -276,7 +276,7 @@ struct CcCtx {
       std::erase_if(st.v, [&](const Pend &e) {
         bool hit = all || (e.write && (intersects(e.regs, reads) || intersects(e.regs, d.defs))) ||
                    (!e.write && intersects(e.regs, d.defs));
-        return hit || retiredRead(e);
+        return (hit && !d.noWaits) || retiredRead(e);
       });
     }
     auto add = [&](bool write, llvm::ArrayRef<uint16_t> regs) {
@@ -515,7 +515,7 @@ struct CcCtx {
     const InstrDeps &d = deps[b][i];
     if (stall >= 12 || in.op == ori::Opcode::NOP || in.op == ori::Opcode::DEPBAR)
       return true;
-    if (d.vlat || d.late || d.cls == ori::LatClass::Mma || d.cls == ori::LatClass::Branch ||
+    if (d.vlat || d.late || d.cls == ori::LatClass::Mma || d.cls == ori::LatClass::Gmma || d.cls == ori::LatClass::Branch ||
         d.cls == ori::LatClass::Ctrl)
       return false;
     return stall >= 3;

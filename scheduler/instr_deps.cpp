@@ -30,6 +30,7 @@ InstrDeps instrDeps(const ori::Instr &in, const Target &target) {
   d.vlat = target.needsScoreboard(in);
   d.late = target.readsLate(in);
   d.guarded = in.isGuarded();
+  d.noWaits = in.op == ori::Opcode::WARPGROUP && in.hasModifier(ori::Modifier::DEPBAR);
   llvm::SmallVector<uint16_t, 4> tmp;
   if (in.guard.kind == ori::OperandKind::PReg) {
     addKeys(in.guard, tmp);

@@ -31,6 +31,11 @@ struct InstrDeps {
   bool vlat = false;    ///< result tracked by a write scoreboard
   bool late = false;    ///< reads operands after issue
   bool guarded = false;
+  /// Takes no scoreboard wait: WARPGROUP.DEPBAR, whose implicit accumulator operands only
+  /// order code (HW: nvdisasm 13.2 refuses a WARPGROUP.DEPBAR with a wait mask, "Unrecognized
+  /// operation for functional unit 'uC'"; ptxas 13.0 never sets one). It reads and writes no
+  /// register, so an instruction after it waits for its own producers.
+  bool noWaits = false;
   uint16_t opFlags = 0; ///< SassOpFlag bits of the opcode
   bool has(SassOpFlag f) const { return (opFlags & f) != 0; }
 };

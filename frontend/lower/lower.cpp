@@ -555,6 +555,10 @@ bool lowerModule(const ptx::Module &m, const Target &target, std::vector<Lowered
       for (ori::Block &b : lf.fn.blocks)
         b.noUnroll = true;
     ori::buildCFG(lf.fn);
+    if (!lower::placeWgmmaAccumulators(ctx)) {
+      ok = false;
+      continue;
+    }
     lf.fn.recomputeRegTable();
     out.push_back(std::move(lf));
   }

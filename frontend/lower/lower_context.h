@@ -69,10 +69,12 @@ std::span<const HandlerRow> convertHandlers(); // lower_convert.cpp: cvt
 std::span<const HandlerRow> mmaHandlers();     // lower_mma.cpp, lower_wmma.cpp: mma, ldmatrix, wmma
 std::span<const HandlerRow> callHandlers();    // lower_call.cpp: calls, .func params, .local
 std::span<const HandlerRow> wgmmaHandlers();   // lower_wgmma.cpp: wgmma.*
-/// lower_wgmma.cpp's part of the per-function driver: places the accumulator tuples of the
-/// body's wgmma.mma_async in physical registers before the body is lowered (false after
+/// lower_wgmma.cpp's part of the per-function driver: gives the accumulator tuples of the
+/// body's wgmma.mma_async provisional physical registers before the body is lowered, and
+/// after it (the CFG built) places them in R registers by their liveness (false after
 /// reporting an error).
 bool planWgmmaAccumulators(LowerCtx &ctx, const ptx::Block &body);
+bool placeWgmmaAccumulators(LowerCtx &ctx);
 
 /// The function-level state of lower_call.cpp (parameters of a .func, call-site parameters,
 /// .local variables, the return address); defined there.
@@ -158,6 +160,12 @@ struct LowerCtx {
   /// wgmma (lower_wgmma.cpp): the physical registers of the function's accumulators, and
   /// the last warpgroup MMA (block, index) since the last wgmma.commit_group.
   std::vector<ori::Operand> wgmmaAccumulators;
+  /// The accumulator tuples: first provisional register, size, and the first MMA's location.
+  struct WgmmaTuple {
+    uint32_t first, size;
+    SourceLoc loc;
+  };
+  std::vector<WgmmaTuple> wgmmaTuples;
   std::optional<std::pair<uint32_t, size_t>> lastGmma;
 
   ori::Function &fn() { return out.fn; }

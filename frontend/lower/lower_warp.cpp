@@ -374,9 +374,21 @@ void LowerCtx::noteDefinitions(const ptx::Instruction &in) {
   // `bar.sync %r`, only forgets a constant: conservative).
   if (o.is<ptx::RegOperand>()) {
     const std::string &name = o.as<ptx::RegOperand>().name;
+    std::optional<int64_t> a, b;
+    if (in.opcode == "setp" && !in.guard && in.operands.size() == 3 &&
+        (in.has("eq") || in.has("ne")) &&
+        (in.has("b32") || in.has("s32") || in.has("u32"))) {
+      a = knownConstant(in.operands[1]);
+      b = knownConstant(in.operands[2]);
+    }
     if (in.opcode == "mov" && !in.guard && in.operands.size() == 2 &&
         in.operands[1].is<ptx::ImmOperand>())
       localConstants[name] = in.operands[1].as<ptx::ImmOperand>().value;
+    else if (a && b)
+      // A predicate of two known 32-bit values (`setp.ne.b32 p, %r, 0` with %r a known 0: the
+      // scale-d of ThunderKittens' wgmma wrappers), so a wgmma's scale-d folds to !UPT.
+      localConstants[name] = in.has("eq") ? static_cast<uint32_t>(*a) == static_cast<uint32_t>(*b)
+                                          : static_cast<uint32_t>(*a) != static_cast<uint32_t>(*b);
     else
       localConstants.erase(name);
   } else if (o.is<ptx::PairOperand>()) {

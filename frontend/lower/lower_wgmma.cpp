@@ -13,26 +13,38 @@
 /// names it `gdesc[URa]`); register A is an aligned R quad, and B's descriptor is still the
 /// high pair of the named UR quad.
 /// scale-d: an immediate 1 reads the accumulator (`R24, ..., R24` and UPT, which nvdisasm
-/// omits), an immediate 0 reads RZ with `!UPT`, a predicate becomes uniform through
+/// omits), an immediate 0 (or a predicate of known value: ThunderKittens' `setp.ne.b32 p, %r,
+/// 0` with %r a known 0, lower_warp.cpp) reads RZ with `!UPT`, a predicate becomes uniform through
 /// `VOTEU.ANY UPn, Pn` (the instruction is .aligned, so the warp agrees). imm-scale-a/b = -1
 /// set .negA/.negB, imm-trans-a/b = 1 set .tnspA/.tnspB.
 ///
 /// Accumulators. An MMA writes its accumulator asynchronously until the wait that retires its
-/// group, so the fragment must not move while a pipeline is in flight: before the body is
-/// lowered, planAccumulators gives every accumulator tuple of the function (the `{...}`
-/// vector of an mma_async) its own block of consecutive physical registers, and every PTX
-/// reference to those registers then names them directly. The MMA encodes only the first
+/// group, so the fragment must not move while a pipeline is in flight: each accumulator tuple
+/// of the function (the `{...}` vector of an mma_async) gets a block of consecutive physical
+/// registers, and every PTX reference to those registers names them directly. In two steps:
+/// planWgmmaAccumulators, before the body is lowered, gives every tuple its own provisional
+/// register numbers (from kProvisionalBase); placeWgmmaAccumulators, after it (CFG built,
+/// before any phase), computes where each provisional register is live
+/// (ori/analysis/accumulator_liveness.h: an MMA's result until the wait that retires it) and
+/// places the tuples first-fit, in PTX order, at 8-aligned bases from R24 up (then below R24)
+/// where every register is free over that tuple register's live points, so tuples never live
+/// together share registers (ThunderKittens' mha_h100 backward kernel needs 448 accumulator
+/// registers over the function, at most 224 at once). The MMA encodes only the first
 /// register; the others trail as implicit (OM_IMPLICIT) definitions and uses, and
 /// WARPGROUP.ARRIVE / DEPBAR carry all of the function's accumulator registers as implicit
 /// uses and definitions, so no phase moves an access to them across a fence or a wait. The
-/// allocator keeps the blocks busy for the whole function (regalloc/live_intervals.cpp).
-/// The blocks start at R24, each aligned to 8 (GUESS: ptxas put its first accumulator at
-/// R24 in every probe).
+/// allocator keeps each register busy where it is live (regalloc/live_intervals.cpp), and
+/// other values use it elsewhere (a producer region never holds the consumer's tuples).
+/// GUESS: ptxas put its first accumulator at R24 in every probe.
 ///
 /// Not selected (reported as unsupported): sparse (`.sp`) forms, and an accumulator register
 /// that appears at two different positions of two tuples.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_context.h"
+#include "ori/analysis/accumulator_liveness.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <array>
 
@@ -47,6 +59,9 @@ using ori::RegClass;
 constexpr uint32_t kFirstAccumulator = 24; ///< GUESS, see the file comment
 constexpr uint32_t kAccumulatorAlign = 8;
 constexpr uint32_t kLastUsableGpr = 252;   ///< R253/R254 and RZ stay out (255 minus 2 reserved)
+/// The lowering names accumulator registers by provisional numbers from here until
+/// placeWgmmaAccumulators gives them R registers (never seen outside this file's two steps).
+constexpr uint32_t kProvisionalBase = 1u << 20;
 
 /// One input type row: PTX spelling, the SASS opcode, K, and its type modifier.
 struct WgmmaType {
@@ -356,7 +371,7 @@ constexpr std::array kRows = {
 bool planWgmmaAccumulators(LowerCtx &ctx, const ptx::Block &body) {
   std::vector<const ptx::Instruction *> mmas;
   collectMmas(body, mmas);
-  uint32_t next = kFirstAccumulator;
+  uint32_t next = kProvisionalBase;
   for (const ptx::Instruction *in : mmas) {
     std::vector<std::string> d = vectorNames(in->operands.empty() ? ptx::Operand{}
                                                                    : in->operands[0]);
@@ -364,14 +379,8 @@ bool planWgmmaAccumulators(LowerCtx &ctx, const ptx::Block &body) {
       continue; // reported when the instruction is lowered
     auto it = ctx.regs.find(d[0]);
     if (it != ctx.regs.end())
-      continue; // a tuple already placed (checked position by position when lowered)
+      continue; // a tuple already planned (checked position by position when lowered)
     uint32_t n = static_cast<uint32_t>(d.size());
-    if (next + n - 1 > kLastUsableGpr) {
-      ctx.diag.error(ctx.loc(*in), "wgmma accumulators of this function need more than the " +
-                                       std::to_string(kLastUsableGpr + 1) +
-                                       " registers ptxas-mini can give them");
-      return false;
-    }
     for (uint32_t k = 0; k < n; ++k) {
       if (ctx.regs.count(d[k]))
         continue;
@@ -379,9 +388,139 @@ bool planWgmmaAccumulators(LowerCtx &ctx, const ptx::Block &body) {
       ctx.regs[d[k]] = r;
       ctx.wgmmaAccumulators.push_back(r);
     }
-    next += (n + kAccumulatorAlign - 1) / kAccumulatorAlign * kAccumulatorAlign;
+    ctx.wgmmaTuples.push_back({next, n, ctx.loc(*in)});
+    next += n;
   }
   return true;
+}
+
+bool placeWgmmaAccumulators(LowerCtx &ctx) {
+  if (ctx.wgmmaTuples.empty())
+    return true;
+  ori::Function &f = ctx.fn();
+  ori::AccumulatorLiveness live = ori::computeAccumulatorLiveness(f);
+  uint32_t points = 0;
+  for (const ori::Block &b : f.blocks)
+    points += 2 * static_cast<uint32_t>(b.instrs.size());
+  // busy[r]: the points where R r holds a placed accumulator value.
+  std::vector<llvm::BitVector> busy(kLastUsableGpr + 1, llvm::BitVector(points + 1));
+  auto rangesOf = [&](uint32_t prov) -> const ori::AccumulatorLiveness::Ranges & {
+    return live.rangesOf(prov);
+  };
+  auto fits = [&](uint32_t r, uint32_t prov) {
+    for (auto [s, e] : rangesOf(prov))
+      if (busy[r].find_first_in(s, e + 1) >= 0)
+        return false;
+    return true;
+  };
+  // Candidate bases: from kFirstAccumulator up, then below it.
+  std::vector<uint32_t> bases;
+  for (uint32_t b = kFirstAccumulator; b <= kLastUsableGpr; b += kAccumulatorAlign)
+    bases.push_back(b);
+  for (uint32_t b = 0; b < kFirstAccumulator; b += kAccumulatorAlign)
+    bases.push_back(b);
+  std::vector<uint32_t> placed(ctx.wgmmaTuples.size());
+  for (size_t t = 0; t < ctx.wgmmaTuples.size(); ++t) {
+    const LowerCtx::WgmmaTuple &tu = ctx.wgmmaTuples[t];
+    std::optional<uint32_t> at;
+    for (uint32_t b : bases) {
+      if (b + tu.size - 1 > kLastUsableGpr)
+        continue;
+      bool ok = true;
+      for (uint32_t k = 0; k < tu.size && ok; ++k)
+        ok = fits(b + k, tu.first + k);
+      if (ok) {
+        at = b;
+        break;
+      }
+    }
+    if (!at) {
+      ctx.diag.error(tu.loc, "wgmma accumulators of this function need more than the " +
+                                 std::to_string(kLastUsableGpr + 1) +
+                                 " registers ptxas-mini can give them");
+      return false;
+    }
+    placed[t] = *at;
+    for (uint32_t k = 0; k < tu.size; ++k)
+      for (auto [s, e] : rangesOf(tu.first + k))
+        busy[*at + k].set(s, e + 1);
+  }
+  // Provisional -> final.
+  auto finalOf = [&](uint32_t prov) -> std::optional<uint32_t> {
+    for (size_t t = 0; t < ctx.wgmmaTuples.size(); ++t) {
+      const LowerCtx::WgmmaTuple &tu = ctx.wgmmaTuples[t];
+      if (prov >= tu.first && prov < tu.first + tu.size)
+        return placed[t] + (prov - tu.first);
+    }
+    return std::nullopt;
+  };
+  std::vector<uint32_t> finals;
+  for (size_t t = 0; t < ctx.wgmmaTuples.size(); ++t)
+    for (uint32_t k = 0; k < ctx.wgmmaTuples[t].size; ++k)
+      finals.push_back(placed[t] + k);
+  llvm::sort(finals);
+  finals.erase(std::unique(finals.begin(), finals.end()), finals.end());
+  bool ok = true;
+  auto rewrite = [&](Operand &o, const ori::Instr &in) {
+    if (o.kind != ori::OperandKind::PReg || o.cls != RegClass::R || o.isFixed() ||
+        o.reg < kProvisionalBase)
+      return;
+    std::optional<uint32_t> r = finalOf(o.reg);
+    uint32_t last = o.reg + (o.sub != ori::kWholeReg ? o.sub : std::max<uint32_t>(1, o.width) - 1);
+    std::optional<uint32_t> rl = finalOf(last);
+    if (!r || !rl || *rl - *r != last - o.reg) {
+      ctx.diag.error(SourceLoc{ctx.module.fileName, in.srcLine, 1},
+                     "A register of two wgmma accumulators used as one wider value is not "
+                     "supported by ptxas-mini");
+      ok = false;
+      return;
+    }
+    o.reg = *r;
+  };
+  for (ori::Block &b : f.blocks)
+    for (ori::Instr &in : b.instrs) {
+      if (in.op == Opcode::WARPGROUP) {
+        // The implicit accumulator operands again, once per final register.
+        llvm::SmallVector<Operand, 4> explicitUses;
+        bool hadImplicit = false;
+        for (unsigned k = 0; k < in.ops.size(); ++k)
+          if (in.ops[k].mods & ori::OM_IMPLICIT)
+            hadImplicit = true;
+          else if (k >= in.numDefs)
+            explicitUses.push_back(in.ops[k]);
+        if (hadImplicit) {
+          in.ops.clear();
+          in.numDefs = 0;
+          for (uint32_t r : finals) {
+            Operand o = Operand::preg(RegClass::R, r);
+            o.mods |= ori::OM_IMPLICIT;
+            in.addDef(o);
+          }
+          for (const Operand &u : explicitUses)
+            in.addUse(u);
+          for (uint32_t r : finals) {
+            Operand o = Operand::preg(RegClass::R, r);
+            o.mods |= ori::OM_IMPLICIT;
+            in.addUse(o);
+          }
+          continue;
+        }
+      }
+      for (Operand &o : in.ops) {
+        if (o.kind == ori::OperandKind::Mem && o.hasMemBase() && !o.memBaseIsVReg() &&
+            o.reg >= kProvisionalBase && o.reg != ori::kFixedReg) {
+          Operand b = o.memBase();
+          rewrite(b, in);
+          o.reg = b.reg;
+        } else {
+          rewrite(o, in);
+        }
+      }
+    }
+  ctx.wgmmaAccumulators.clear();
+  for (uint32_t r : finals)
+    ctx.wgmmaAccumulators.push_back(Operand::preg(RegClass::R, r));
+  return ok;
 }
 
 std::span<const HandlerRow> wgmmaHandlers() { return kRows; }
