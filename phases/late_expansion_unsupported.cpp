@@ -14,6 +14,7 @@
 ///   Iadd3  VIADD d, a, b            -> IADD3 d, a, b, RZ
 ///   Imnmx  VIMNMX[.U32] d, a, b, p  -> IMNMX[.U32] d, a, b, p
 ///   I2f    I2FP.F32.S32[.RZ] d, a   -> I2F[.RZ] d, a;  I2FP.F32.U32 -> I2F.U32
+///   Drop   removed (CGAERRBAR: no clusters on sm_8x)
 /// A form with no rewrite (VIMNMX's packed 16x2 and RELU forms, from PTX that needs sm_90;
 /// ELECT, Refuse) is an error naming the instruction, not a word the SM would not execute.
 //===----------------------------------------------------------------------------------===//
@@ -23,6 +24,7 @@
 #include "targets/isa_caps.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace ptxmini {
 namespace {
@@ -56,6 +58,8 @@ bool rewrite(Instr &in, OpRewrite how) {
     dropModifier(in, Modifier::F32); // I2F's result is F32 unless a float type says otherwise
     dropModifier(in, Modifier::S32); // and its source S32 unless an integer type does
     return true;
+  case OpRewrite::Drop:
+    return true; // removed by the caller
   case OpRewrite::Refuse:
     return false;
   }
@@ -69,8 +73,10 @@ void runLateExpansionUnsupportedOps(ori::Function &f, PhaseContext &pc) {
   if (caps.missing.empty())
     return;
   unsigned rewritten = 0;
-  for (ori::Block &b : f.blocks)
-    for (Instr &in : b.instrs) {
+  for (ori::Block &b : f.blocks) {
+    std::vector<bool> drop(b.instrs.size(), false);
+    for (size_t i = 0; i < b.instrs.size(); ++i) {
+      Instr &in = b.instrs[i];
       const MissingOp *m = caps.lacks(in.op);
       if (!m)
         continue;
@@ -82,8 +88,15 @@ void runLateExpansionUnsupportedOps(ori::Function &f, PhaseContext &pc) {
                          " and ptxas-mini cannot expand it yet");
         continue;
       }
+      drop[i] = m->how == OpRewrite::Drop;
       ++rewritten;
     }
+    size_t kept = 0;
+    for (size_t i = 0; i < b.instrs.size(); ++i)
+      if (!drop[i])
+        b.instrs[kept++] = std::move(b.instrs[i]);
+    b.instrs.resize(kept);
+  }
   if (rewritten)
     pc.dumpNotes += "LateExpansionUnsupportedOps: " + std::to_string(rewritten) +
                     " instructions rewritten for sm_" + std::to_string(pc.target->arch().sm) + "\n";

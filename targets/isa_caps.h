@@ -23,6 +23,7 @@ enum class OpRewrite : uint8_t {
   Iadd3,  ///< VIADD d, a, b          -> IADD3 d, a, b, RZ
   Imnmx,  ///< VIMNMX[.U32] d, a, b, p -> IMNMX[.U32] d, a, b, p (32-bit forms only)
   I2f,    ///< I2FP.F32.S32/U32 d, a  -> I2F[.U32] d, a (variable latency)
+  Drop,   ///< the instruction has nothing to do on the SM: removed
   Refuse, ///< no expansion yet: the compilation stops with an error naming the opcode
 };
 

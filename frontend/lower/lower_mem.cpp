@@ -1233,6 +1233,17 @@ bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
       ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {component(t, 1)});
       return true;
     }
+    // An immediate half (`mov.b32 %f1, {0, %rs1}`: llm.c's bf16 -> f32 for sm_80) moves into
+    // a register first, so the halves are packed as two registers.
+    auto inReg = [&](Operand &o) {
+      if (bits != 32 || o.kind != OperandKind::Imm)
+        return;
+      Operand t = ctx.temp(RegClass::R);
+      ctx.emit(Opcode::MOV, {}, {t}, {Operand::intImm(static_cast<uint16_t>(o.imm))});
+      o = t;
+    };
+    inReg(lo);
+    inReg(hi);
     if (bits == 32 && d.width == 1 && lo.isReg() && hi.isReg() && lo.width == 1 &&
         hi.width == 1) {
       // HW: PRMT d, lo, 0x5410, hi (the low halves of both).
