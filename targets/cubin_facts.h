@@ -17,7 +17,7 @@ struct CubinFacts {
   uint32_t sharedReserve;     ///< bytes .nv.shared.<k> reserves below the kernel's variables
   bool compatSection;         ///< .nv.compat (and .note.nv.cuinfo's link to it)
   bool reservedSharedSection; ///< .nv.shared.reserved.0 and its two weak symbols
-  bool debugFrameRela;        ///< .rela.debug_frame (RELA); else .rel.debug_frame (REL)
+  bool debugFrameRela;        ///< .rela.debug_frame, .rela.nv.constant4 (RELA); else .rel.* (REL)
   bool relActionSection;      ///< .nv.rel.action (CUDA_RELOCINFO) after .nv.callgraph
   bool regsInTextInfo;        ///< .text.<k> sh_info = registers << 24 | symbol
   uint16_t mercuryIsaVersion; ///< EIATTR_MERCURY_ISA_VERSION (major << 8 | minor)
@@ -25,6 +25,11 @@ struct CubinFacts {
   bool swWar;                 ///< per-kernel EIATTR_SW_WAR
   bool sw2861232War;          ///< per-kernel EIATTR_SW2861232_WAR (no value)
   uint64_t braSelfLo, braSelfHi; ///< the BRA-to-self word after the last instruction
+  /// A parameter block larger than this many bytes starts elsewhere (0: no such limit).
+  /// HW (ptxas 13.0.88 -arch=sm_80, one .b8 array parameter plus a pointer): 0x1100 bytes
+  /// start at c[0x0][0x160] (PARAM_CBANK 0x11000160), 0x1108 at c[0x0][0x1a80]
+  /// (0x11081a80); ptxas-mini does not implement the second placement and refuses it.
+  uint32_t paramBaseLimit = 0;
 };
 
 namespace cubin_facts {
@@ -45,7 +50,7 @@ inline constexpr CubinFacts kSm90{0x210, 0x400, true, true, true, false, false, 
 // and the BRA-to-self `BRA 0xf0` at 0xf0: 0xfffffff000007947 0x000fc0000383ffff (the
 // target is a 4-byte count in bits 34..81, targets/sm_80/sm80_forms.def).
 inline constexpr CubinFacts kSm80{0x160, 0,     false, false, false, true, true, 0x0000, false, false,
-                           true,  0xfffffff000007947ull, 0x000fc0000383ffffull};
+                           true,  0xfffffff000007947ull, 0x000fc0000383ffffull, 0x1100};
 
 } // namespace cubin_facts
 

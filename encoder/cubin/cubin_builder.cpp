@@ -418,7 +418,10 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       return std::nullopt;
     }
   auto hasRelText = [&](const FunctionInfo &f) {
-    return f.referencesShared || f.hasCalls || !f.relocations.empty();
+    // HW: a kernel addressing shared memory gets an (empty) .rela.text on sm_90, none on
+    // sm_80/86/89 (no reserved shared memory there: targets/cubin_facts.h).
+    return (f.referencesShared && cf.reservedSharedSection) || f.hasCalls ||
+           !f.relocations.empty();
   };
 
   // ---- pass 1: sections --------------------------------------------------------------
@@ -532,9 +535,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
     anySlot = true;
   }
-  size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
-                                       SectionKind::Relocations)
-                          : 0;
+  // HW: REL (.rel.nv.constant4) on sm_80/86/89, as .rel.debug_frame (targets/cubin_facts.h).
+  size_t sRelC4 = !anySlot ? 0
+                  : cf.debugFrameRela
+                      ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
+                                   SectionKind::Relocations)
+                      : addSection(".rel.nv.constant4", elf::kShtRel, elf::kShfInfoLink, 8,
+                                   SectionKind::Relocations);
   // HW: ptxas 13.0 places .rela.nv.global.init (variables initialised with addresses) after
   // .rela.nv.constant4.
   bool anyAddressInit = false;
@@ -898,6 +905,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     names.both(".rel.nv.constant.pic");
     Strings::add(names.sh, names.shOff, ".rela.nv.constant4");
     names.sh.insert(names.sh.end(), 3, 0);
+    if (!cf.debugFrameRela) // GUESS: where sm_80's REL name goes (names are not compared)
+      Strings::add(names.sh, names.shOff, ".rel.nv.constant4");
     names.symOnly(".rela.nv.constant.pic");
   }
   if (sRelInit) {
@@ -1097,7 +1106,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       Section &r = c.sections[sRelC4];
       r.link = static_cast<uint32_t>(sSym);
       r.info = static_cast<uint32_t>(sC4);
-      r.entsize = elf::kRelaSize;
+      r.entsize = cf.debugFrameRela ? elf::kRelaSize : elf::kRelSize;
       for (size_t j = slots.size(); j-- > 0;)
         r.relocations.push_back({slots[j].first, 2, static_cast<uint32_t>(slots[j].second), 0});
     }
