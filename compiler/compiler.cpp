@@ -40,6 +40,7 @@
 #include <chrono>
 #include <cstdio>
 #include "support/knobs.h"
+#include "targets/cubin_facts.h"
 
 #include <spdlog/spdlog.h>
 #include <tbb/parallel_for.h>
@@ -613,6 +614,12 @@ std::vector<uint8_t> generateCode(const Options &opts, const Target &target,
   std::vector<std::function<void()>> reports;
   for (size_t k : kernels) {
     const frontend::LoweredFunction &lf = lowered[k];
+    if (uint32_t lim = targets::cubinFactsFor(opts.arch.sm).paramBaseLimit;
+        lim && lf.paramBytes > lim)
+      diag.fatal("Entry function '" + lf.fn.name + "': a parameter block of " +
+                 std::to_string(lf.paramBytes) + " bytes (more than " + std::to_string(lim) +
+                 ") is placed elsewhere in constant bank 0 on " + opts.arch.name() +
+                 ", which ptxas-mini's code generator does not support yet");
     std::vector<size_t> callees = reachable(g, k);
     enc::EmitLayout layout;
     uint32_t at = gen[k].codeBytes;

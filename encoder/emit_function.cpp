@@ -13,9 +13,11 @@
 #include "encoder/sass_codec.h"
 #include "encoder/sass_template.h"
 #include "targets/common/volta_word.h"
+#include "targets/isa_caps.h"
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <sstream>
 #include <string_view>
 
@@ -335,6 +337,62 @@ Operand placeholder(Operand r) {
   return r;
 }
 
+/// The text as SM `sm` spells it (targets/isa_caps.h): its respellings; where the memory
+/// descriptor is implicit (memDescInText), `desc[URn]` is left out; `descUr` gets n (-1: none).
+void spellForSm(std::string &text, unsigned sm, int &descUr) {
+  descUr = -1;
+  const IsaCaps &caps = isaCapsFor(sm);
+  size_t mn = text[0] == '@' ? text.find(' ') + 1 : 0;
+  for (const IsaCaps::Respell &r : caps.respell)
+    if (text.compare(mn, r.from.size(), r.from) == 0 &&
+        (mn + r.from.size() == text.size() || text[mn + r.from.size()] == ' ' ||
+         text[mn + r.from.size()] == '.')) {
+      text.replace(mn, r.from.size(), r.to);
+      break;
+    }
+  if (caps.memDescInText)
+    return;
+  size_t at = text.find("desc[");
+  if (at == std::string::npos || (at > 0 && text[at - 1] == 'g')) // not gdesc[
+    return;
+  size_t end = text.find(']', at);
+  if (end == std::string::npos || text.compare(at + 5, 2, "UR") != 0)
+    return;
+  descUr = std::atoi(text.c_str() + at + 7);
+  text.erase(at, end - at + 1);
+}
+
+/// Where the descriptor is implicit, the rows wrote implicitDescUr into the word's UR field
+/// (nvdisasm does not print it); put the descriptor's own register there.
+bool placeImplicitDesc(Word128 &w, const std::string &text, unsigned sm, int descUr,
+                       std::string &err) {
+  const IsaCaps &caps = isaCapsFor(sm);
+  if (descUr < 0 || static_cast<unsigned>(descUr) == caps.implicitDescUr)
+    return true;
+  size_t s = text.find_first_not_of(' ', text[0] == '@' ? text.find(' ') : 0);
+  std::string_view mn(text.c_str() + s, text.find_first_of(". ", s) - s);
+  for (const IsaCaps::DescField &d : caps.implicitDescFields) {
+    if (d.mnemonic != mn)
+      continue;
+    auto get = [&](unsigned bit) { return bit < 64 ? (w.lo >> bit) & 1 : (w.hi >> (bit - 64)) & 1; };
+    auto set = [&](unsigned bit, uint64_t v) {
+      uint64_t &q = bit < 64 ? w.lo : w.hi;
+      unsigned b = bit % 64;
+      q = (q & ~(1ull << b)) | (v << b);
+    };
+    unsigned cur = 0;
+    for (unsigned k = 0; k < 6; ++k)
+      cur |= static_cast<unsigned>(get(d.lo + k)) << k;
+    if (cur != caps.implicitDescUr)
+      break; // the field holds something else in this form
+    for (unsigned k = 0; k < 6; ++k)
+      set(d.lo + k, (static_cast<unsigned>(descUr) >> k) & 1);
+    return true;
+  }
+  err = "no implicit-descriptor field for UR" + std::to_string(descUr) + " in this form";
+  return false;
+}
+
 } // namespace
 
 bool canEncode(const ori::Instr &in, unsigned sm, std::string *err) {
@@ -369,6 +427,8 @@ bool canEncode(const ori::Instr &in, unsigned sm, std::string *err) {
   std::string text = sassText(none, probe, {});
   Word128 w;
   std::string why;
+  int descUr;
+  spellForSm(text, sm, descUr); // a virtual descriptor: its register is not known yet
   bool ok = encodeText(*isa, text, 0, w, why);
   if (!ok && err)
     *err = "'" + text + "': " + why;
@@ -417,7 +477,10 @@ bool emitFunction(const ori::Function &f, unsigned sm, const EmitLayout &layout,
       std::string text = sassText(f, in, blockAddr, &layout.calleeOffset);
       Word128 w;
       std::string err;
-      if (!encodeText(*isa, text, pc, w, err)) {
+      int descUr;
+      spellForSm(text, sm, descUr);
+      if (!encodeText(*isa, text, pc, w, err) ||
+          !placeImplicitDesc(w, text, sm, descUr, err)) {
         diag.error("Function '" + f.name + "': cannot encode '" + text + "': " + err);
         ok = false;
       }

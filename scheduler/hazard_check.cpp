@@ -242,8 +242,11 @@ struct Checker {
     const IssueFacts &iss = target.issue();
     // 1. Waits retire what is pending on the waited scoreboards (once the setter is old
     //    enough for the count to be visible).
+    // A DEPBAR.LE waits for the count itself, so the set delay does not apply to it (HW:
+    // ptxas's sm_80 code reads UR4 after `S2UR UR4, SR_CLOCKLO` (SB0, stall 1) and
+    // `DEPBAR.LE SB0, 0x0` one cycle later, nothing else waiting).
     auto retired = [&](uint8_t sb, uint16_t age, uint16_t newer, bool depbar) {
-      if (age < iss.scoreboardSetDelay)
+      if (age < iss.scoreboardSetDelay && !depbar)
         return false;
       if (depbar)
         return sb == d.depbarSb && newer >= d.depbarCount;

@@ -339,9 +339,12 @@ bool analyzeSass(std::string_view text, const Target &target, SassDeps &out, std
 
   // Width rule: how many registers each register operand stands for.
   std::vector<uint8_t> width(ops.size(), 1);
+  // The last operand that is not a predicate, of any kind: IMAD.WIDE's third source may be a
+  // constant (`IMAD.WIDE.U32 R4, R4, R5, c[0x0][0x180]`, ptxas's sm_80 code), and then no
+  // register of it is a pair (setGprWidth leaves non-registers alone).
   auto lastNonPred = [&]() -> int {
     for (int k = static_cast<int>(ops.size()) - 1; k >= 0; --k)
-      if (!isPred(ops[k]) && ops[k].kind == OpKind::Reg)
+      if (!isPred(ops[k]))
         return k;
     return -1;
   };

@@ -21,8 +21,8 @@ constexpr std::array kKnownSms = {
     KnownSm{110, true, true},   KnownSm{120, true, true},   KnownSm{121, true, true},
 };
 
-/// SMs with a code generator in ptxas-mini (targets/sm_90).
-constexpr std::array kCodegenSms = {90u};
+/// SMs with a code generator in ptxas-mini (targets/sm_90; targets/sm_80 for 80, 86, 89).
+constexpr std::array kCodegenSms = {90u, 80u, 86u, 89u};
 
 } // namespace
 

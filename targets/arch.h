@@ -20,7 +20,7 @@ struct ArchInfo {
 
   /// "sm_90a" / "compute_90".
   std::string name() const;
-  /// True when code generation for this SM is implemented (only sm_90 and sm_90a today).
+  /// True when code generation for this SM is implemented (sm_90/sm_90a, sm_80, sm_86, sm_89).
   bool hasCodegen() const;
   /// e_flags bits 8-15 hold the SM (cubin-format.md section 4).
   bool operator==(const ArchInfo &) const = default;

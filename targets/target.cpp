@@ -5,6 +5,8 @@
 #include <algorithm>
 
 namespace ptxmini {
+/// targets/sm_80/sched_tables.cpp.
+const SchedTables &sm80SchedTables();
 namespace {
 
 // sm_90 (and sm_90a, which differs only in the instructions it allows).
@@ -38,23 +40,28 @@ const Target kSm90(ArchInfo{90, 0, false},
                                 /*sharedCtaShift=*/24, /*functionTableBank=*/2},
                    sm90SchedTables(), sm90PerfTables());
 
-// sm_80 / sm_86 / sm_89: a model only (the hazard checker reads ptxas's code for them; no
-// code generation). HW: ptxas 13.0.88 sm_80 code read with nvdisasm 13.2 (targets/sm_80/
-// ENCODING.md): parameters at c[0x0][0x160], `IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]`
-// starts every kernel, %nctaid.x is c[0x0][0xc], the global descriptor is
-// `ULDC.64 UR4, c[0x0][0x118]`; a shared variable's address is its offset (no reserve, no
-// CTA shift). GUESS: the register files and the latency model are sm_90's (sm_80's latencies
-// are not measured; the hazard checker on ptxas's sm_80 cubins tests this guess).
-const Target kSm80Model(ArchInfo{80, 0, false},
-                        ConstBankLayout{/*paramBase=*/0x160, /*ntidOffset=*/0x0,
-                                        /*nctaidOffset=*/0xc, /*stackPtrOffset=*/0x28,
-                                        /*globalDescOffset=*/0x118},
-                        RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
-                                      /*reservedGprs=*/2},
-                        MemoryLayout{/*constVarBank=*/3, /*addressSlotBank=*/4,
-                                     /*constWindowOffset=*/0xd0, /*sharedReserve=*/0,
-                                     /*sharedCtaShift=*/0, /*functionTableBank=*/2},
-                        sm90SchedTables(), sm90PerfTables());
+// sm_80 / sm_86 / sm_89 (Ampere, Ada). HW: ptxas 13.0.88 sm_80 code read with nvdisasm 13.2
+// (targets/sm_80/ENCODING.md): parameters at c[0x0][0x160], `IMAD.MOV.U32 R1, RZ, RZ,
+// c[0x0][0x28]` starts every kernel, %ntid.x is c[0x0][0x0], %nctaid.x c[0x0][0xc], the
+// global descriptor is `ULDC.64 UR4, c[0x0][0x118]`; a shared variable's address is its
+// offset (no reserve, no CTA shift: targets/sm_80/isa_caps.def's cgaSharedWindow); module
+// .const in bank 3, global-address slots in bank 4, function tables in bank 2 (as sm_90).
+// Latencies: targets/sm_80/latencies.def, measured off ptxas's sm_80 code. GUESS: the
+// register files, the launch-bound rule, the .const/.param window offsets and the
+// performance model are sm_90's (not measured for sm_80).
+Target ampere(unsigned sm) {
+  return Target(ArchInfo{sm, 0, false},
+                ConstBankLayout{/*paramBase=*/0x160, /*ntidOffset=*/0x0,
+                                /*nctaidOffset=*/0xc, /*stackPtrOffset=*/0x28,
+                                /*globalDescOffset=*/0x118},
+                RegisterFiles{/*numGprs=*/255, /*numUgprs=*/63, /*numPreds=*/7,
+                              /*reservedGprs=*/2},
+                MemoryLayout{/*constVarBank=*/3, /*addressSlotBank=*/4,
+                             /*constWindowOffset=*/0xd0, /*sharedReserve=*/0,
+                             /*sharedCtaShift=*/0, /*functionTableBank=*/2},
+                sm80SchedTables(), sm90PerfTables());
+}
+const Target kSm80 = ampere(80), kSm86 = ampere(86), kSm89 = ampere(89);
 
 constexpr SpecialRegRead kSm90SpecialRegs[] = {
 #define PTX_SREG_READ(Ptx, Kind, Sass, A, B) {Ptx, SpecialRegRead::How::Kind, Sass, A, B},
@@ -217,7 +224,8 @@ std::string_view perfPipeName(PerfPipe p) {
   return kNames[static_cast<size_t>(p)];
 }
 
-// Only sm_90 (and sm_90a) generate code today, so every Target answers with sm_90's table.
+// HW: sm_80's special registers are read as sm_90's for every register the sm_80 corpus
+// reads (conformance run, targets/sm_80/ENCODING.md); cluster registers are sm_90-only PTX.
 std::span<const SpecialRegRead> Target::specialRegs() const { return kSm90SpecialRegs; }
 
 const SpecialRegRead *Target::specialReg(std::string_view ptxName) const {
@@ -239,7 +247,16 @@ uint32_t Target::registerLimitForLaunchBounds(uint32_t threads, uint32_t minBloc
 const Target *Target::get(const ArchInfo &arch) {
   if (arch.isVirtual || !arch.hasCodegen())
     return nullptr;
-  return &kSm90; // hasCodegen() is true only for the SMs above
+  switch (arch.sm) {
+  case 80:
+    return &kSm80;
+  case 86:
+    return &kSm86;
+  case 89:
+    return &kSm89;
+  default:
+    return &kSm90; // hasCodegen() is true only for the SMs above
+  }
 }
 
 } // namespace ptxmini
@@ -249,16 +266,7 @@ namespace ptxmini {
 const Target *modelTarget(const ArchInfo &arch) {
   if (const Target *t = Target::get(arch))
     return t;
-  if (arch.isVirtual)
-    return nullptr;
-  switch (arch.sm) {
-  case 80:
-  case 86:
-  case 89:
-    return &kSm80Model;
-  default:
-    return nullptr;
-  }
+  return nullptr; // every SM with a model generates code today
 }
 
 } // namespace ptxmini

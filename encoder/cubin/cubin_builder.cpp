@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------------------===//
 #include "encoder/cubin/cubin_builder.h"
 #include "encoder/cubin/byte_io.h"
+#include "targets/cubin_facts.h"
 
 #include <algorithm>
 #include <map>
@@ -30,16 +31,15 @@ namespace ptxmini::cubin {
 
 namespace {
 
-// HW: the BRA-to-self and NOP words ptxas puts after the last instruction on sm_90
-// (cubin-format.md §10, checked on every .text of the round-trip inputs by the rebuild tool).
-constexpr uint64_t kBraSelfLo = 0xfffffffc00fc7947ull, kBraSelfHi = 0x000fc0000383ffffull;
+// HW: the NOP words ptxas puts after the BRA-to-self that follows the last instruction on
+// sm_80..sm_90 (cubin-format.md §10, checked on every .text of the round-trip inputs by the
+// rebuild tool); the BRA-to-self word is per SM (targets/cubin_facts.h).
 constexpr uint64_t kNopLo = 0x0000000000007918ull, kNopHi = 0x000fc00000000000ull;
 
 // HW: constants of the sm_90 cubin.
 constexpr uint32_t kCudaApiVersion = 0x82;   // CUDA_API_VERSION, cuinfo toolkit (13.0)
-constexpr uint16_t kMercuryIsaVersion = 0x0101;
-constexpr uint32_t kParamBase = 0x210;       // parameters start at c[0][0x210]
-constexpr uint32_t kSharedReserve = 0x400;   // .nv.shared.<fn> = 1 KB reserve + user bytes
+// The SM-dependent constants (parameter base, shared reserve, MERCURY_ISA_VERSION, ...):
+// targets/cubin_facts.h.
 constexpr uint32_t kKParamFlags = 0x1f000;   // KPARAM_INFO low bits: cbank 0x1f
 constexpr uint32_t kKParamInfoV1Limit = 0x1100; // larger parameter blocks: KPARAM_INFO_V2
 constexpr uint32_t kSwWar = 8;
@@ -61,6 +61,7 @@ constexpr uint32_t kEFlagsLow = 0x04;
 // EXIT_INSTR_OFFSETS. GUESS: ANNOTATIONS' place (from cubin-format.md, not in the corpus).
 constexpr uint8_t kInfoOrder[] = {
     0x37, // CUDA_API_VERSION
+    0x35, // SW2861232_WAR (sm_80/86/89)
     0x17, // KPARAM_INFO (reverse ordinal)
     0x3e, // EXPLICIT_CLUSTER
     0x3d, // CTA_PER_CLUSTER
@@ -311,10 +312,11 @@ void appendCalleeFrame(DebugFrame &df, const LocalFunction &lf, size_t fnIndex, 
 
 } // namespace
 
-std::vector<uint8_t> textWithTail(const std::vector<uint8_t> &code) {
+std::vector<uint8_t> textWithTail(const std::vector<uint8_t> &code, unsigned sm) {
+  const targets::CubinFacts &cf = targets::cubinFactsFor(sm);
   std::vector<uint8_t> t = code;
-  put64(t, kBraSelfLo);
-  put64(t, kBraSelfHi);
+  put64(t, cf.braSelfLo);
+  put64(t, cf.braSelfHi);
   // HW: size = align_up(end of the BRA-to-self + 128, 128): 8 to 15 NOPs.
   uint64_t size = (t.size() + kTextAlign + kTextAlign - 1) / kTextAlign * kTextAlign;
   while (t.size() < size) {
@@ -324,19 +326,21 @@ std::vector<uint8_t> textWithTail(const std::vector<uint8_t> &code) {
   return t;
 }
 
-std::optional<size_t> codeSizeOfText(std::span<const uint8_t> text) {
+std::optional<size_t> codeSizeOfText(std::span<const uint8_t> text, unsigned sm) {
+  const targets::CubinFacts &cf = targets::cubinFactsFor(sm);
   if (text.size() % 16)
     return std::nullopt;
   size_t n = text.size();
   while (n >= 16 && rd64(&text[n - 16]) == kNopLo && rd64(&text[n - 8]) == kNopHi)
     n -= 16;
-  if (n < 16 || rd64(&text[n - 16]) != kBraSelfLo || rd64(&text[n - 8]) != kBraSelfHi)
+  if (n < 16 || rd64(&text[n - 16]) != cf.braSelfLo || rd64(&text[n - 8]) != cf.braSelfHi)
     return std::nullopt;
   return n - 16;
 }
 
 std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   const bool rel = m.relocatable;
+  const targets::CubinFacts &cf = targets::cubinFactsFor(m.sm);
   // Processing order: reverse of definition.
   std::vector<const FunctionInfo *> fns;
   for (auto it = m.functions.rbegin(); it != m.functions.rend(); ++it)
@@ -414,7 +418,10 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       return std::nullopt;
     }
   auto hasRelText = [&](const FunctionInfo &f) {
-    return f.referencesShared || f.hasCalls || !f.relocations.empty();
+    // HW: a kernel addressing shared memory gets an (empty) .rela.text on sm_90, none on
+    // sm_80/86/89 (no reserved shared memory there: targets/cubin_facts.h).
+    return (f.referencesShared && cf.reservedSharedSection) || f.hasCalls ||
+           !f.relocations.empty();
   };
 
   // ---- pass 1: sections --------------------------------------------------------------
@@ -461,10 +468,14 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   for (const DebugSection &d : m.debugSections)
     sDwarf.push_back(addSection(d.name, elf::kShtProgbits, 0, 1, SectionKind::Bytes));
   size_t sTk = addSection(".note.nv.tkinfo", elf::kShtNote, 0x2000000, 4, SectionKind::Notes);
-  size_t sCu = addSection(".note.nv.cuinfo", elf::kShtNote, 0x1000040, 4, SectionKind::Notes);
+  // HW: the info-link flag (0x40) only where the note links to .nv.compat.
+  size_t sCu = addSection(".note.nv.cuinfo", elf::kShtNote,
+                          cf.compatSection ? 0x1000040 : 0x1000000, 4, SectionKind::Notes);
   c.flags = static_cast<uint32_t>(sCu) << 24 | (m.sm & 0xff) << 8 | kEFlagsLow;
   size_t sInfo = addSection(".nv.info", elf::kShtCudaInfo, 0, 4, SectionKind::Attributes);
-  size_t sCompat = addSection(".nv.compat", elf::kShtCudaCompat, 0, 4, SectionKind::Attributes);
+  size_t sCompat = cf.compatSection ? addSection(".nv.compat", elf::kShtCudaCompat, 0, 4,
+                                                 SectionKind::Attributes)
+                                    : 0;
   std::vector<size_t> sFnInfo, sRelText(fns.size(), 0), sText, sShared(fns.size(), 0),
       sConst0(fns.size(), 0);
   for (const FunctionInfo *f : fns)
@@ -474,6 +485,16 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   size_t sCall = m.noCallgraph ? 0
                                : addSection(".nv.callgraph", elf::kShtCudaCallgraph, 0, 4,
                                             SectionKind::Callgraph);
+  // HW: sm_80/86/89 cubins carry .nv.rel.action right after .nv.callgraph (type
+  // CUDA_RELOCINFO 0x7000000b, entsize 8, align 8; the same 16 bytes in every one seen).
+  size_t sRelAction = cf.relActionSection && !rel
+                          ? addSection(".nv.rel.action", 0x7000000b, 0, 8, SectionKind::Bytes)
+                          : 0;
+  if (sRelAction) {
+    c.sections[sRelAction].entsize = 8;
+    c.sections[sRelAction].data.assign(std::begin(targets::kRelActionBytes),
+                                       std::end(targets::kRelActionBytes));
+  }
   for (size_t i = 0; i < fns.size(); ++i)
     if (hasRelText(*fns[i]))
       sRelText[i] = addSection(".rela.text." + fns[i]->name, elf::kShtRela, elf::kShfInfoLink,
@@ -514,9 +535,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     }
     anySlot = true;
   }
-  size_t sRelC4 = anySlot ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
-                                       SectionKind::Relocations)
-                          : 0;
+  // HW: REL (.rel.nv.constant4) on sm_80/86/89, as .rel.debug_frame (targets/cubin_facts.h).
+  size_t sRelC4 = !anySlot ? 0
+                  : cf.debugFrameRela
+                      ? addSection(".rela.nv.constant4", elf::kShtRela, elf::kShfInfoLink, 8,
+                                   SectionKind::Relocations)
+                      : addSection(".rel.nv.constant4", elf::kShtRel, elf::kShfInfoLink, 8,
+                                   SectionKind::Relocations);
   // HW: ptxas 13.0 places .rela.nv.global.init (variables initialised with addresses) after
   // .rela.nv.constant4.
   bool anyAddressInit = false;
@@ -556,9 +581,13 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   if (!fns.empty() && fns[0]->isKernel && !fns[0]->texRefs.empty())
     sRelConst0[0] = addSection(".rela.nv.constant0." + fns[0]->name, elf::kShtRela,
                                elf::kShfInfoLink, 8, SectionKind::Relocations);
-  size_t sRelDebug = fns.empty() ? 0
-                                 : addSection(".rela.debug_frame", elf::kShtRela,
-                                              elf::kShfInfoLink, 8, SectionKind::Relocations);
+  size_t sRelDebug = fns.empty()           ? 0
+                     : cf.debugFrameRela ? addSection(".rela.debug_frame", elf::kShtRela,
+                                                      elf::kShfInfoLink, 8,
+                                                      SectionKind::Relocations)
+                                         : addSection(".rel.debug_frame", elf::kShtRel,
+                                                      elf::kShfInfoLink, 8,
+                                                      SectionKind::Relocations);
   for (size_t i = 1; i < fns.size(); ++i)
     if (fns[i]->isKernel && !fns[i]->texRefs.empty())
       sRelConst0[i] = addSection(".rela.nv.constant0." + fns[i]->name, elf::kShtRela,
@@ -609,7 +638,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                               fns[i]->sharedAlign, SectionKind::NoBits);
     // HW: ptxas 13.0.88 writes no reserved shared section in debug cubins (-g, or PTX
     // with `.target ..., debug`).
-    if (i == 0 && !rel && !full)
+    if (i == 0 && !rel && !full && cf.reservedSharedSection)
       sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
                              elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
     if (i == 0 && anyBss)
@@ -617,8 +646,9 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
                         elf::kShfWrite | elf::kShfAlloc, bssAlign, SectionKind::NoBits);
   }
   if (fns.empty()) {
-    sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
-                           elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
+    if (cf.reservedSharedSection)
+      sReserved = addSection(".nv.shared.reserved.0", elf::kShtNobits,
+                             elf::kShfWrite | elf::kShfAlloc, 1, SectionKind::NoBits);
     if (anyBss)
       sBss = addSection(".nv.global", elf::kShtNobits, elf::kShfWrite | elf::kShfAlloc, bssAlign,
                         SectionKind::NoBits);
@@ -681,6 +711,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   // The reserved shared-memory symbols of an executable: after the first function's text
   // section, or straight after the notes when there is no function.
   auto reservedSyms = [&] {
+    if (!cf.reservedSharedSection)
+      return; // HW: no reserved shared memory, nor its symbols, on sm_80/86/89
     names.symOnly(".nv.reservedSmem.offset0");
     plainSym(".nv.reservedSmem.offset0", elf::kStbWeak << 4 | elf::kSttObject, 0, 0, 0, 4);
     if (!sReserved)
@@ -702,7 +734,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   };
   std::vector<std::vector<uint8_t>> texts;
   for (const FunctionInfo *f : fns)
-    texts.push_back(textWithTail(f->code));
+    texts.push_back(textWithTail(f->code, m.sm));
   std::vector<size_t> localFnSyms, varSym(m.globals.size(), 0);
   std::map<std::string, size_t> externSym;
   std::vector<std::vector<size_t>> localSymsOf(fns.size());
@@ -873,6 +905,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     names.both(".rel.nv.constant.pic");
     Strings::add(names.sh, names.shOff, ".rela.nv.constant4");
     names.sh.insert(names.sh.end(), 3, 0);
+    if (!cf.debugFrameRela) // GUESS: where sm_80's REL name goes (names are not compared)
+      Strings::add(names.sh, names.shOff, ".rel.nv.constant4");
     names.symOnly(".rela.nv.constant.pic");
   }
   if (sRelInit) {
@@ -891,6 +925,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
   }
   names.both(".nv.callgraph");
   names.both(".nv.prototype");
+  if (sRelAction)
+    names.both(".nv.rel.action");
   size_t debugSym = fns.empty() ? 0 : sectionSym(sDebug);
   if (lines) {
     // HW: section symbols for the three line sections between .debug_frame's and
@@ -981,15 +1017,17 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     t.data = texts[i];
     t.link = static_cast<uint32_t>(sSym);
     t.info = static_cast<uint32_t>(fnSym[i]);
+    if (cf.regsInTextInfo)
+      t.info |= fns[i]->regCount << 24;
     if (sShared[i]) {
       Section &sh = c.sections[sShared[i]];
       // HW: the 1 KB reserve is added in executables only.
-      sh.size = (rel ? 0 : kSharedReserve) + fns[i]->sharedBytes;
+      sh.size = (rel ? 0 : cf.sharedReserve) + fns[i]->sharedBytes;
       sh.info = static_cast<uint32_t>(sText[i]);
     }
     if (sConst0[i]) {
       Section &k = c.sections[sConst0[i]];
-      uint64_t size = kParamBase + fns[i]->paramBytes;
+      uint64_t size = cf.paramBase + fns[i]->paramBytes;
       for (const FunctionInfo::TexRefSlot &t : fns[i]->texRefs)
         size = std::max<uint64_t>(size, t.offset + 4);
       k.data.assign(size, 0);
@@ -1006,7 +1044,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       std::sort(slots.begin(), slots.end(),
                 [](const auto &a, const auto &b) { return a.offset > b.offset; });
       for (const FunctionInfo::TexRefSlot &t : slots) {
-        if (t.offset < kParamBase + fns[i]->paramBytes || t.offset % 4) {
+        if (t.offset < cf.paramBase + fns[i]->paramBytes || t.offset % 4) {
           error = "texture reference '" + t.name + "': slot 0x" + hex(t.offset) +
                   " overlaps the parameters or is misaligned";
           return std::nullopt;
@@ -1068,7 +1106,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       Section &r = c.sections[sRelC4];
       r.link = static_cast<uint32_t>(sSym);
       r.info = static_cast<uint32_t>(sC4);
-      r.entsize = elf::kRelaSize;
+      r.entsize = cf.debugFrameRela ? elf::kRelaSize : elf::kRelSize;
       for (size_t j = slots.size(); j-- > 0;)
         r.relocations.push_back({slots[j].first, 2, static_cast<uint32_t>(slots[j].second), 0});
     }
@@ -1127,7 +1165,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x11, {y, f.frameSize}));
     }
     if (fns.empty())
-      a.push_back(hval(0x5f, kMercuryIsaVersion)); // HW: the only record without functions
+      a.push_back(hval(0x5f, cf.mercuryIsaVersion)); // HW: the only record without functions
     if (!rel && !m.noCallgraph)
       for (size_t k = 0; k < fns.size(); ++k)
         if (fns[k]->isKernel)
@@ -1160,7 +1198,8 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       if (f.maxClusterRank)
         a.push_back(sval(0x3f, {*f.maxClusterRank}));
     }
-    a.push_back(hval(0x50, 0));
+    if (cf.sparseMmaMask)
+      a.push_back(hval(0x50, 0));
     if (f.isKernel)
       a.push_back(hval(0x1b, static_cast<uint16_t>(f.maxReg)));
     if (f.numBarriers)
@@ -1171,7 +1210,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
         put32(x.payload, static_cast<uint32_t>(externSym.at(n)));
       a.push_back(x);
     }
-    a.push_back(hval(0x5f, kMercuryIsaVersion));
+    a.push_back(hval(0x5f, cf.mercuryIsaVersion));
     if (!f.syscallOffsets.empty()) {
       Attribute x = sval(0x46, {});
       for (uint32_t o : f.syscallOffsets)
@@ -1192,9 +1231,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
       a.push_back(sval(0x1e, {*f.crsStackSize}));
     if (f.isKernel && f.paramBytes) {
       a.push_back(hval(0x19, static_cast<uint16_t>(f.paramBytes)));
-      a.push_back(sval(0x0a, {static_cast<uint32_t>(const0Sym[i]), kParamBase | f.paramBytes << 16}));
+      a.push_back(sval(0x0a, {static_cast<uint32_t>(const0Sym[i]), cf.paramBase | f.paramBytes << 16}));
     }
-    a.push_back(sval(0x36, {kSwWar}));
+    if (cf.swWar)
+      a.push_back(sval(0x36, {kSwWar}));
+    if (cf.sw2861232War)
+      a.push_back(hval(0x35, 0, Attribute::NVal));
     if (!f.texRefs.empty()) {
       // HW: both records, value 0, in every kernel naming a texref or surfref.
       a.push_back(hval(0x15, 0, Attribute::BVal));
@@ -1211,12 +1253,12 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     s.info = static_cast<uint32_t>(sText[i]);
   }
   // .nv.compat. HW: this record order and these values on every sm_90/sm_90a cubin.
-  {
+  if (sCompat) {
     auto &a = c.sections[sCompat].attributes;
     a.push_back(hval(0x09, m.archSpecific ? 1 : 0, Attribute::BVal));
     a.push_back(hval(0x02, m.isaClass, Attribute::BVal));
     a.push_back(hval(0x05, 5, Attribute::BVal));
-    a.push_back(hval(0x07, kMercuryIsaVersion));
+    a.push_back(hval(0x07, cf.mercuryIsaVersion));
     a.push_back(hval(0x03, m.usesTensormap ? 1 : 0, Attribute::BVal));
     a.push_back(hval(0x06, 1, Attribute::BVal));
     a.push_back(sval(0x0b, {0, 0}));
@@ -1295,7 +1337,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     Section &r = c.sections[sRelDebug];
     r.link = static_cast<uint32_t>(sSym);
     r.info = static_cast<uint32_t>(sDebug);
-    r.entsize = elf::kRelaSize;
+    r.entsize = cf.debugFrameRela ? elf::kRelaSize : elf::kRelSize;
     // HW: the CIE pointer addend in relocatable output counts each earlier CIE+FDE block
     // rounded up to 16 bytes (0x68-byte blocks give 0, 0x70, 0xe0; 0x70-byte ones 0x70).
     {
@@ -1441,7 +1483,7 @@ std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error) {
     // HW: link = .note.nv.tkinfo, info = 8 on every cubin seen. GUESS: info is the index
     // of .nv.compat.
     cs.link = static_cast<uint32_t>(sTk);
-    cs.info = static_cast<uint32_t>(sCompat);
+    cs.info = static_cast<uint32_t>(sCompat); // 0 without one (HW: sm_80's cuinfo)
   }
 
   // Sizes.

@@ -220,12 +220,13 @@ struct ModuleInfo {
 /// (e.g. a parameter outside the block, an exit offset outside the code).
 std::optional<Cubin> buildCubin(const ModuleInfo &m, std::string &error);
 
-/// The .text bytes ptxas writes for `code`: code, one BRA-to-self, then NOPs up to
+/// The .text bytes ptxas writes for `code` on SM `sm`: code, one BRA-to-self (its word per
+/// SM: targets/cubin_facts.h), then NOPs up to
 /// align_up(code size + 16 + 128, 128), i.e. 8 to 15 NOPs.
-std::vector<uint8_t> textWithTail(const std::vector<uint8_t> &code);
+std::vector<uint8_t> textWithTail(const std::vector<uint8_t> &code, unsigned sm = 90);
 
 /// The number of code bytes in a ptxas .text section (everything before the BRA-to-self
 /// that follows the last instruction); nullopt when the section does not end that way.
-std::optional<size_t> codeSizeOfText(std::span<const uint8_t> text);
+std::optional<size_t> codeSizeOfText(std::span<const uint8_t> text, unsigned sm = 90);
 
 } // namespace ptxmini::cubin

@@ -45,6 +45,7 @@
 
 #include "frontend/lower/lower_common.h"
 #include "frontend/lower/lower_int.h"
+#include "targets/isa_caps.h"
 
 #include <algorithm>
 #include <array>
@@ -83,15 +84,20 @@ void add64Imm(LowerCtx &ctx, const Operand &d, const Operand &s, int64_t imm) {
 }
 
 Operand sharedWindowAddress(LowerCtx &ctx, uint32_t windowOffset, const Operand &dest) {
+  Operand d = dest.kind != OperandKind::None ? dest : ctx.temp(RegClass::R);
+  ctx.out.referencesShared = true;
+  if (!isaCapsFor(ctx.target.arch().sm).cgaSharedWindow) {
+    // HW: ptxas 13.0 sm_80: the address is the offset itself (`MOV R0, 0x10`).
+    ctx.emit(Opcode::MOV, {}, {d}, {Operand::intImm(windowOffset)});
+    return d;
+  }
   // HW: ptxas 13.0: MOV R0, 0x400; S2R R5, SR_CgaCtaId; LEA R5, R5, R0, 0x18.
   Operand off = ctx.temp(RegClass::R);
   Operand cta = ctx.temp(RegClass::R);
-  Operand d = dest.kind != OperandKind::None ? dest : ctx.temp(RegClass::R);
   ctx.emit(Opcode::MOV, {}, {off}, {Operand::intImm(windowOffset)});
   ctx.emit(Opcode::S2R, {}, {cta}, {Operand::sreg(SpecialReg::CGACTAID)});
   ctx.emit(Opcode::LEA, {}, {d},
            {cta, off, Operand::intImm(ctx.target.memory().sharedCtaShift)});
-  ctx.out.referencesShared = true;
   return d;
 }
 
@@ -1227,6 +1233,17 @@ bool lowerMov(LowerCtx &ctx, const ptx::Instruction &in) {
       ctx.emit(Opcode::MOV, {}, {component(d, 1)}, {component(t, 1)});
       return true;
     }
+    // An immediate half (`mov.b32 %f1, {0, %rs1}`: llm.c's bf16 -> f32 for sm_80) moves into
+    // a register first, so the halves are packed as two registers.
+    auto inReg = [&](Operand &o) {
+      if (bits != 32 || o.kind != OperandKind::Imm)
+        return;
+      Operand t = ctx.temp(RegClass::R);
+      ctx.emit(Opcode::MOV, {}, {t}, {Operand::intImm(static_cast<uint16_t>(o.imm))});
+      o = t;
+    };
+    inReg(lo);
+    inReg(hi);
     if (bits == 32 && d.width == 1 && lo.isReg() && hi.isReg() && lo.width == 1 &&
         hi.width == 1) {
       // HW: PRMT d, lo, 0x5410, hi (the low halves of both).

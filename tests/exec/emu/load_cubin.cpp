@@ -97,9 +97,12 @@ bool load_cubin(const std::string& path, const std::string& kernel, KernelImage&
     err = ".text." + kernel + " is not a whole number of instruction words";
     return false;
   }
-  const enc::Isa* isa = enc::Isa::forSm(90);
+  // The words decode through the cubin's own SM's tables (e_flags bits 8..15); the
+  // semantics below are sm_90's (tests/exec/README.md says which sm_80 spellings map).
+  const unsigned sm = (c->flags >> 8) & 0xff;
+  const enc::Isa* isa = enc::Isa::forSm(sm);
   if (!isa) {
-    err = "no sm_90 decode tables";
+    err = "no decode tables for sm_" + std::to_string(sm);
     return false;
   }
   for (size_t off = 0; off < text->data.size(); off += 16) {
