@@ -110,6 +110,13 @@ bool typeModifiers(std::string_view op, ScalarType t, llvm::SmallVectorImpl<Modi
     out.append({t == ScalarType::F16X2 ? Modifier::F16x2 : Modifier::BF16x2, Modifier::RN});
     isFloat = true;
     return true;
+  case ScalarType::F16:
+  case ScalarType::BF16:
+    // No SASS type: a compare-and-swap loop on the containing word (halfwordCasLoop).
+    isFloat = true;
+    return op == "add";
+  case ScalarType::B16:
+    return op == "cas";
   default:
     return false;
   }
@@ -257,6 +264,126 @@ bool casLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op, Sca
   return true;
 }
 
+/// A 16-bit atomic (add.noftz.f16/.bf16, cas.b16): no SASS operation works on a halfword, so
+/// a compare-and-swap loop on the aligned 32-bit word holding it, as ptxas 13.0 builds it
+/// (HW: -arch=sm_90 for atom.global.add.noftz.f16, atom.shared.add.noftz.bf16,
+/// red.global.add.noftz.bf16, atom.global.cas.b16, atom.shared.cas.b16: LDG/LDS of the word
+/// at a & ~2, then HADD2[.BF16_V2] / PRMT inserts and ATOMG.E.CAS / ATOMS.CAS until the word
+/// was unchanged; the value is selected with PRMT 0x3254/0x7610 where shifts are used here):
+///   w = a & ~3;  sh = (a & 2) * 8;  old = LD [w]
+/// loop:
+///   cur = old >> sh;  v = cur (op) b  (add: HADD2, low half; cas: cur == b ? c : cur)
+///   nw = (old & ~(0xffff << sh)) | ((v & 0xffff) << sh)
+///   r = CAS [w], old, nw;  p = r != old;  old = r;  @p BRA loop
+///   d = (old >> sh) & 0xffff
+/// Global addresses use LDG + ATOMG.E.CAS, shared ones LDS + ATOMS.CAS, generic ones LD.E +
+/// ATOM.E.CAS (the generic 32-bit CAS works on every space).
+bool halfwordCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op,
+                     ScalarType t, const Operand &d, const Operand &b, const Operand &c,
+                     const MemAddress &a, StateSpace space, const MemOrder &order) {
+  bool shared = space == StateSpace::Shared;
+  bool global = space == StateSpace::Global;
+  Operand lo, word;
+  Operand m;
+  if (shared) {
+    Operand full = sharedAddressReg(ctx, a);
+    lo = full;
+    word = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::LOP3, {Modifier::LUT}, {word},
+             {full, Operand::intImm(0xfffffffcu), RZ(), Operand::intImm(0xc0), notPT()});
+    m = Operand::mem(word, 0);
+  } else {
+    if (a.base.kind == OperandKind::None)
+      return ctx.unsupported(in, "This operand form of '" + in.fullOpcode() + "'");
+    Operand full = a.base;
+    if (a.offset != 0) {
+      full = ctx.temp(RegClass::R, 2);
+      add64Imm(ctx, full, a.base, a.offset);
+    }
+    lo = component(full, 0);
+    word = ctx.temp(RegClass::R, 2);
+    ctx.emit(Opcode::LOP3, {Modifier::LUT}, {component(word, 0)},
+             {lo, Operand::intImm(0xfffffffcu), RZ(), Operand::intImm(0xc0), notPT()});
+    ctx.emit(Opcode::MOV, {}, {component(word, 1)}, {component(full, 1)});
+    m = Operand::mem(word, 0);
+  }
+  Operand sh = ctx.temp(RegClass::R);
+  ctx.emit(Opcode::LOP3, {Modifier::LUT}, {sh},
+           {lo, Operand::intImm(2), RZ(), Operand::intImm(0xc0), notPT()});
+  ctx.emit(Opcode::IMAD, {Modifier::SHL, Modifier::U32}, {sh}, {sh, Operand::intImm(8), RZ()});
+  Operand mask = ctx.temp(RegClass::R);
+  ctx.emit(Opcode::SHF, {Modifier::L, Modifier::U32}, {mask},
+           {Operand::intImm(0xffff), sh, RZ()});
+  auto low16 = [&](const Operand &x) {
+    Operand r = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::LOP3, {Modifier::LUT}, {r},
+             {x, Operand::intImm(0xffff), RZ(), Operand::intImm(0xc0), notPT()});
+    return r;
+  };
+  bool isCas = op == "cas";
+  Operand b16 = isCas ? low16(b) : b, c16 = isCas ? low16(c) : Operand{};
+  Operand old = ctx.temp(RegClass::R);
+  MemAddress wa{word, 0};
+  if (shared)
+    ctx.emit(Opcode::LDS, {}, {old}, {m});
+  else
+    ctx.emit(global ? Opcode::LDG : Opcode::LD, {Modifier::E}, {old},
+             {memOperand(ctx, wa, space)});
+  uint32_t loop = ctx.startBlock();
+  Operand cur = ctx.temp(RegClass::R);
+  ctx.emit(Opcode::SHF, {Modifier::R, Modifier::U32, Modifier::HI}, {cur}, {RZ(), sh, old});
+  Operand v = ctx.temp(RegClass::R);
+  if (isCas) {
+    Operand cur16 = low16(cur);
+    Operand same = ctx.temp(RegClass::P);
+    ctx.emit(Opcode::ISETP, {Modifier::EQ, Modifier::U32, Modifier::AND}, {same, PT()},
+             {cur16, b16, PT()});
+    ctx.emit(Opcode::SEL, {}, {v}, {c16, cur16, same});
+  } else {
+    ori::Instr &h = ctx.emit(Opcode::HADD2, {}, {v}, {cur, b});
+    if (t == ScalarType::BF16)
+      h.mods.push_back(Modifier::BF16_V2);
+  }
+  Operand ins = low16(v);
+  ctx.emit(Opcode::SHF, {Modifier::L, Modifier::U32}, {ins}, {ins, sh, RZ()});
+  Operand nw = ctx.temp(RegClass::R);
+  // nw = (old & ~mask) | ins: LUT 0xba over (old, mask, ins).
+  ctx.emit(Opcode::LOP3, {Modifier::LUT}, {nw},
+           {old, mask, ins, Operand::intImm(0xba), notPT()});
+  Operand r = ctx.temp(RegClass::R);
+  ori::Instr cas(shared ? Opcode::ATOMS : global ? Opcode::ATOMG : Opcode::ATOM);
+  if (!shared)
+    cas.mods.push_back(Modifier::E);
+  cas.mods.push_back(Modifier::CAS);
+  if (!shared) {
+    llvm::SmallVector<Modifier, 4> om;
+    appendOrder(order, om);
+    for (Modifier x : om)
+      cas.mods.push_back(x);
+    cas.addDef(PT());
+  }
+  cas.addDef(r);
+  cas.addUse(m);
+  cas.addUse(old);
+  cas.addUse(nw);
+  cas.srcLine = ctx.curLine;
+  ctx.fn().blocks[ctx.curBlock].instrs.push_back(cas);
+  Operand again = ctx.temp(RegClass::P);
+  ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {again, PT()},
+           {r, old, PT()});
+  ctx.emit(Opcode::MOV, {}, {old}, {r});
+  ori::Instr &br = ctx.emit(Opcode::BRA, {}, {}, {Operand::block(loop)});
+  br.guard = again;
+  ctx.startBlock();
+  if (d.kind != OperandKind::None) {
+    Operand x = ctx.temp(RegClass::R);
+    ctx.emit(Opcode::SHF, {Modifier::R, Modifier::U32, Modifier::HI}, {x}, {RZ(), sh, old});
+    ctx.emit(Opcode::LOP3, {Modifier::LUT}, {d},
+             {x, Operand::intImm(0xffff), RZ(), Operand::intImm(0xc0), notPT()});
+  }
+  return true;
+}
+
 /// A register holding source `op` of the atomic, `words` 32-bit words wide.
 Operand atomicSource(LowerCtx &ctx, const ptx::Instruction &in, const ptx::Operand &op,
                      unsigned words) {
@@ -319,15 +446,17 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
   unsigned words = 1;
   if (!typeModifiers(op->ptx, t, typeMods, isFloat, words))
     return ctx.unsupported(in);
-  bool f16 = t == ScalarType::F16X2 || t == ScalarType::BF16X2;
+  bool f16 = t == ScalarType::F16X2 || t == ScalarType::BF16X2 || t == ScalarType::F16 ||
+             t == ScalarType::BF16;
+  bool halfword = ptx::typeBits(t) == 16;
   if (f16 != in.has("noftz"))
     return ctx.unsupported(in);
   bool isCas = op->sass == Modifier::CAS;
   // Shared forms without a native operation become compare-and-swap loops (casLoop);
   // generic 64-bit and float ones get ptxas's fall-back paths (genericFallback).
-  bool sharedLoop = space == StateSpace::Shared &&
+  bool sharedLoop = !halfword && space == StateSpace::Shared &&
                     (isFloat || (words == 2 && !isCas && op->sass != Modifier::EXCH));
-  bool fallback = space == StateSpace::None && (isFloat || words == 2);
+  bool fallback = !halfword && space == StateSpace::None && (isFloat || words == 2);
   // Operands.
   size_t first = isRed ? 0 : 1;
   size_t nsrc = isCas ? 2 : 1;
@@ -381,11 +510,19 @@ bool lowerAtomic(LowerCtx &ctx, const ptx::Instruction &in, bool isRed) {
     ctx.curGuard = guard;
     return true;
   };
-  if ((sharedLoop || fallback) && guard.kind != OperandKind::None) {
+  if ((sharedLoop || fallback || halfword) && guard.kind != OperandKind::None) {
     Operand skip = guard;
     skip.mods ^= ori::OM_NOT;
     ctx.curGuard = Operand{};
     braToDone(skip);
+  }
+  if (halfword) {
+    emitReleaseFence(ctx, order);
+    if (!halfwordCasLoop(ctx, in, op->ptx, t, d, b, c, a, space, order))
+      return false;
+    finish();
+    emitAcquireFence(ctx, order);
+    return true;
   }
   if (sharedLoop) {
     if (!casLoop(ctx, in, op->ptx, t, d, b, a, space, order))

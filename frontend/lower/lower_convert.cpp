@@ -378,8 +378,28 @@ struct Cvt {
       if (m.rnd != Rnd::None && !m.integral)
         return ctx.unsupported(in, "Modifier of '" + in.fullOpcode() + "'");
       if (dt == ScalarType::F16 || dt == ScalarType::BF16) {
-        if (m.integral)
-          return ctx.unsupported(in);
+        if (m.integral) {
+          // .rni/.rzi/.rmi/.rpi on f16/bf16: rounded in f32 (HW: ptxas 13.0 selects
+          // FRND.F16 / FRND.BF16.TRUNC d, a.H0 on sm_90, a form not encoded here). Widening
+          // is exact, and an integral f16/bf16 value is exact when narrowed back, so
+          // F2F/SHF -> FRND -> F2FP.PACK_AB gives the same value (-0 kept).
+          Operand w = r(), f = r();
+          if (dt == ScalarType::BF16)
+            ctx.emit(Opcode::SHF, {Modifier::L, Modifier::U32}, {w}, {src, imm(16), RZ()});
+          else
+            ctx.emit(Opcode::F2F, {Modifier::F32, Modifier::F16}, {w}, {src});
+          ori::Instr &fr = ctx.emit(Opcode::FRND, {}, {f}, {w});
+          if (m.rnd == Rnd::RM)
+            fr.mods.push_back(Modifier::FLOOR);
+          else if (m.rnd == Rnd::RP)
+            fr.mods.push_back(Modifier::CEIL);
+          else if (m.rnd == Rnd::RZ)
+            fr.mods.push_back(Modifier::TRUNC);
+          Operand out = m.sat ? r() : d;
+          ctx.emit(Opcode::F2FP, {floatMod(dt), Modifier::F32, Modifier::PACK_AB}, {out},
+                   {RZ(), f});
+          return m.sat ? saturateFloat(out, dt) : true;
+        }
         if (m.sat)
           return saturateFloat(src, dt);
         // HW: ptxas 13.0.88 adds -0 (cvt.f16.f16: HADD2 d, a.H0_H0, -RZ.H0_H0; bf16: the

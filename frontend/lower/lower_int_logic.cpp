@@ -8,6 +8,9 @@
 ///                        folds predicate logic into the ISETPs that feed it, we do not yet
 ///   cnot                 ISETP.EQ.U32 + SEL d, RZ, 0x1, !P
 ///   lop3.b32             LOP3.LUT d, a, b, c, lut, !PT
+///   lop3.{and,or}.b32 d|p, a, b, c, lut, q: p = (d != 0) and/or q. HW: ptxas 13.0 folds it
+///                        into the LOP3 (LOP3.LUT[.PAND] p, d, a, b, c, lut, q); here LOP3
+///                        then ISETP.NE.U32.{AND,OR} p, PT, d, RZ, q (the same predicate)
 ///   shl.16/32            SHF.L.U32 d, a, s, RZ  (SHF clamps the amount at 32: PTX's clamp)
 ///   shr.32               SHF.R.{U32,S32}.HI d, RZ, s, a;  .16 extends a first
 ///   shl/shr.64           SHF.L.U64.HI + SHF.L.U32 / SHF.R.{U64,S64} + SHF.R.{U32,S32}.HI;
@@ -170,9 +173,33 @@ bool lowerCnot(LowerCtx &ctx, const ptx::Instruction &in) {
 
 bool lowerLop3(LowerCtx &ctx, const ptx::Instruction &in) {
   IntSel s(ctx, in);
-  if (s.bits() != 32 || !ctx.onlyModifiers(in, {}))
+  bool andOp = in.has("and"), orOp = in.has("or");
+  if (s.bits() != 32 || !ctx.onlyModifiers(in, {"and", "or"}))
     return s.bits() != 32 ? s.fail() : false;
   Operand d, x[4];
+  if (andOp || orOp) {
+    // d|p, a, b, c, lut, q
+    if (andOp == orOp || in.operands.size() != 6 || !in.operands[0].is<ptx::PairOperand>())
+      return s.badForm();
+    const auto &pair = in.operands[0].as<ptx::PairOperand>();
+    d = ctx.reg(in, pair.first);
+    Operand p = ctx.reg(in, pair.second);
+    Operand q = ctx.source(in, in.operands[5]);
+    if (d.kind == ori::OperandKind::None || p.kind == ori::OperandKind::None ||
+        q.kind == ori::OperandKind::None)
+      return false;
+    if (d.cls != RegClass::R || p.cls != RegClass::P || q.cls != RegClass::P)
+      return s.badForm();
+    for (unsigned i = 0; i < 4; ++i)
+      x[i] = s.src(i + 1);
+    if (s.failed || x[3].kind != ori::OperandKind::Imm)
+      return s.badForm();
+    s.emit(Opcode::LOP3, {Modifier::LUT}, {d},
+           {s.inReg(s.r32(x[0])), s.r32(x[1]), s.r32(x[2]), imm(x[3].imm & 0xff), NPT()});
+    s.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, andOp ? Modifier::AND : Modifier::OR},
+           {p, PT()}, {d, RZ(), q});
+    return true;
+  }
   if (!s.operands(4, d, x))
     return false;
   if (x[3].kind != ori::OperandKind::Imm)

@@ -819,6 +819,16 @@ bool accessSpace(LowerCtx &ctx, const ptx::Instruction &in, StateSpace &space) {
 }
 
 bool lowerLd(LowerCtx &ctx, const ptx::Instruction &in) {
+  if (in.has("param::entry") && in.space() == StateSpace::None && ctx.out.isKernel) {
+    // ld.param::entry: a kernel parameter, as ld.param reads it (HW: ptxas 13.0 for
+    // ld.param::entry.b32 on sm_90: the same LDC from c[0x0][0x210 + offset]).
+    ptx::Instruction plain = in;
+    for (ptx::Modifier &m : plain.modifiers)
+      if (m.kind == ptx::Modifier::Kind::Other && m.text == "param::entry")
+        m = ptx::Modifier{ptx::Modifier::Kind::Space, "param", ptx::ScalarType::None,
+                          StateSpace::Param};
+    return lowerLd(ctx, plain);
+  }
   switch (in.space()) {
   case StateSpace::Param:
   case StateSpace::Const:
@@ -941,6 +951,13 @@ bool lowerMultimem(LowerCtx &ctx, const ptx::Instruction &in) {
   }
   if (plain.opcode == in.opcode || plain.space() != StateSpace::Global)
     return ctx.unsupported(in);
+  // multimem.red.add.f16x2/.bf16x2 has no .noftz word (red requires it): the same
+  // reduction (HW: ptxas 13.0 selects REDG.E.ADD.F16x2.RN.STRONG.SYS /
+  // REDG.E.ADD.BF16x2.RN.STRONG.SYS for multimem.red.relaxed.sys.global.add.{f16x2,bf16x2}).
+  ptx::ScalarType t = plain.type();
+  if (plain.opcode == "red" && (t == ptx::ScalarType::F16X2 || t == ptx::ScalarType::BF16X2) &&
+      !plain.has("noftz"))
+    plain.modifiers.push_back(ptx::Modifier{ptx::Modifier::Kind::Other, "noftz"});
   return plain.opcode == "st" ? lowerSt(ctx, plain) : lowerRedInstr(ctx, plain);
 }
 
@@ -1319,6 +1336,10 @@ bool lowerCvta(LowerCtx &ctx, const ptx::Instruction &in) {
     add64Imm(ctx, d, s, 0);
     return true;
   case StateSpace::Shared:
+  case StateSpace::SharedCluster:
+    // .shared::cluster: the same code (HW: ptxas 13.0 for cvta.shared::cluster.u64 and
+    // cvta.to.shared::cluster.u64 on sm_90: S2R SR_SWINHI as the high word / a zero one; a
+    // shared::cta address is the CTA's own shared::cluster address).
     if (to) {
       // HW: the low half is the shared address (MOV R8, R4).
       Operand lo = ctx.temp(RegClass::R);

@@ -12,6 +12,7 @@
 ///   mma.sync.aligned.m16n8k16 (8-bit)                              IMMA.16816...
 ///   mma.sync.aligned.m8n8k16  (8-bit)                              IMMA.8816...
 ///   mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64                DMMA.8x8x4
+///   mma.sync.aligned.m16n8k{4,8}.row.col.f64.f64.f64.f64          DMMA.16x8x{4,8}
 ///   ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans][.shared].b16       LDSM.16.{M88,MT88}[.2|.4] d, [a]
 ///   stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans][.shared].b16       STSM.16.{M88,MT88}[.2|.4] [a], s
 ///   movmatrix.sync.aligned.m8n8.trans.b16                          MOVM.16.MT88 d, a
@@ -25,9 +26,10 @@
 /// ldmatrix without .shared on a 64-bit address), and so does this lowering.
 ///
 /// Not selected (a "not supported" error): mma.sp, m8n8k4 with f16 inputs and the 4-bit /
-/// 1-bit integer shapes (ptxas emulates these on sm_90 with internal subroutines), f64 shapes
-/// other than m8n8k4, f8 inputs, mixed f16/f32 C and D types, and addresses that name a
-/// shared variable directly.
+/// 1-bit integer shapes (ptxas emulates these on sm_90 with internal subroutines), f64
+/// m16n8k16 (DMMA.16x8x16 reads A as 16 consecutive registers; Ori tuples are at most 8 wide,
+/// ori.h), f8 inputs, mixed f16/f32 C and D types, and addresses that name a shared
+/// variable directly.
 //===----------------------------------------------------------------------------------===//
 #include "frontend/lower/lower_mma.h"
 
@@ -128,6 +130,8 @@ constexpr std::array kMmaRows = {
     MmaRow{"m16n8k16", MmaIn::I8, Opcode::IMMA, Modifier::Mma16816, 2, 1, false},
     MmaRow{"m8n8k16", MmaIn::I8, Opcode::IMMA, Modifier::Mma8816, 1, 1, true},
     MmaRow{"m8n8k4", MmaIn::F64, Opcode::DMMA, Modifier::Mma8x8x4, 1, 1, true},
+    MmaRow{"m16n8k4", MmaIn::F64, Opcode::DMMA, Modifier::Mma16x8x4, 2, 1, false},
+    MmaRow{"m16n8k8", MmaIn::F64, Opcode::DMMA, Modifier::Mma16x8x8, 4, 2, false},
 };
 
 bool inputKind(ptx::ScalarType t, MmaIn &k) {

@@ -689,9 +689,21 @@ void op_frnd(Exec& e) {
   auto f = [&](double x) {
     return mode == "TRUNC" ? std::trunc(x) : mode == "FLOOR" ? std::floor(x) : mode == "CEIL" ? std::ceil(x) : std::nearbyint(x);
   };
+  bool f16 = e.in.has("F16"), bf16 = e.in.has("BF16");
   e.each([&](int l) {
     if (dbl) e.set64(l, e.op(0), std::bit_cast<uint64_t>(f(e.f64(l, e.op(1)))));
-    else {
+    else if (f16 || bf16) {
+      // FRND.F16 / .BF16 d, a: the low half of a rounded to an integral value (exact in
+      // double, and the integral value is exact in the format). GUESS: the high half of d is
+      // zero (ptxas only reads the low half, PRMT 0x5410).
+      uint32_t h = e.u32(l, e.op(1)) & 0xffff;
+      if (f16) {
+        e.set(l, e.op(0), double_to_half(f(static_cast<double>(half_to_float(static_cast<uint16_t>(h))))));
+      } else {
+        float r = static_cast<float>(f(static_cast<double>(std::bit_cast<float>(h << 16))));
+        e.set(l, e.op(0), std::bit_cast<uint32_t>(r) >> 16);
+      }
+    } else {
       float x = e.in.has("FTZ") ? ftz(e.f32(l, e.op(1))) : e.f32(l, e.op(1));
       e.set(l, e.op(0), fbits(static_cast<float>(f(x))));
     }

@@ -149,20 +149,24 @@ void op_lea(Exec& e) {
   });
 }
 
-// LOP3.LUT [Pd,] d, a, b, c, lut, Pin: d = lut(a,b,c) bitwise; Pd = (d != 0).
-// The trailing predicate has only been observed as !PT; anything else traps.
+// LOP3.LUT[.PAND] [Pd,] d, a, b, c, lut, Pin: d = lut(a,b,c) bitwise; Pd = (d != 0) OR Pin
+// (AND with .PAND).
 void op_lop3(Exec& e) {
   Layout L = layout(e, true);
   if (L.src.size() != 4) e.trap("LOP3 operand count");
-  for (size_t p : L.psrc) {
-    const Operand& o = e.op(p);
-    if (!(o.reg == kPT && o.lnot)) e.trap("LOP3 predicate input other than !PT is not modelled");
-  }
+  // The predicate result is (r != 0) OR q, AND q with .PAND (HW: ptxas 13.0 selects
+  // LOP3.LUT[.PAND] p, d, a, b, c, lut, q for lop3.or / lop3.and d|p, ..., q; the exec test
+  // lop3_pred checks it against PTX's definition). q = !PT leaves (r != 0).
+  if (L.psrc.size() > 1) e.trap("LOP3 with more than one predicate input");
+  bool pand = e.in.has("PAND");
   e.each([&](int l) {
     uint32_t r = lut3(e.u32(l, e.op(L.src[0])), e.u32(l, e.op(L.src[1])), e.u32(l, e.op(L.src[2])),
                       e.u32(l, e.op(L.src[3])) & 0xff);
     e.set(l, e.op(L.dst), r);
-    if (!L.pdst.empty()) e.setp(l, e.op(L.pdst[0]), r != 0);
+    if (!L.pdst.empty()) {
+      bool q = L.psrc.empty() ? false : e.pred(l, e.op(L.psrc[0]));
+      e.setp(l, e.op(L.pdst[0]), pand ? (r != 0 && q) : (r != 0 || q));
+    }
   });
 }
 

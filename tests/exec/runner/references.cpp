@@ -1385,6 +1385,65 @@ void ref_createpolicy_cvt(RefCtx& c) {
   }
 }
 
+// kernels/atomics_half.ptx: 16-bit atomics. Sums of t % 4 over the block (96: binary16
+// 0x5600, bfloat16 0x42c0); per-thread cas slots end at t + 0x200; res[t] folds the old values
+// of the global and shared compare-and-swaps; res[64] is the old value 2.0 of one f16 add.
+void ref_atomics_half(RefCtx& c) {
+  uint16_t* g = c.buf<uint16_t>("gout");
+  uint16_t* sh = c.buf<uint16_t>("sout");
+  uint32_t* res = c.buf<uint32_t>("res");
+  const uint32_t n = c.d.block[0];
+  uint32_t hs = 0;
+  for (uint32_t t = 0; t < n; ++t) hs += t % 4;
+  const uint16_t h = hs == 96 ? 0x5600 : 0, b = hs == 96 ? 0x42c0 : 0;
+  const uint16_t gsum[8] = {h, b, h, b, h, b, 0, 0x4200};
+  const uint16_t ssum[8] = {h, b, h, b, b, h, 0, 0};
+  for (int i = 0; i < 8; ++i) g[i] = gsum[i], sh[i] = ssum[i];
+  for (uint32_t t = 0; t < n; ++t) {
+    g[8 + t] = static_cast<uint16_t>(t + 0x200);
+    sh[8 + t] = static_cast<uint16_t>(t + 0x200);
+    res[t] = ((t + 1) << 16) ^ (t + 0x200) ^ ((t + 1) << 8);
+  }
+  res[64] = 0x4000;
+}
+
+// kernels/cvt_round_f16.ptx: binary16 rounded to an integral value in the four modes, and the
+// same bits as bfloat16 rounded to nearest and toward zero (exact in float either way).
+void ref_cvt_round_f16(RefCtx& c) {
+  const uint16_t* a = c.buf<uint16_t>("a");
+  uint16_t* out = c.buf<uint16_t>("out");
+  for (size_t i = 0; i < c.count("a"); ++i) {
+    _Float16 h;
+    std::memcpy(&h, &a[i], 2);
+    float x = static_cast<float>(h);
+    float r[4] = {std::nearbyint(x), std::trunc(x), std::floor(x), std::ceil(x)};
+    for (int k = 0; k < 4; ++k) out[6 * i + k] = hbits(static_cast<_Float16>(r[k]));
+    uint32_t bw = uint32_t{a[i]} << 16;
+    float b;
+    std::memcpy(&b, &bw, 4);
+    float rb[2] = {std::nearbyint(b), std::trunc(b)};
+    for (int k = 0; k < 2; ++k) {
+      uint32_t u;
+      std::memcpy(&u, &rb[k], 4);
+      out[6 * i + 4 + k] = static_cast<uint16_t>(u >> 16);
+    }
+  }
+}
+
+// kernels/lop3_pred.ptx: lop3 with a predicate result, p = (d != 0) and/or q.
+void ref_lop3_pred(RefCtx& c) {
+  const uint32_t *a = c.buf<uint32_t>("a"), *b = c.buf<uint32_t>("b"), *cc = c.buf<uint32_t>("c");
+  uint32_t* out = c.buf<uint32_t>("out");
+  for (size_t i = 0; i < c.count("a"); ++i) {
+    uint32_t x = a[i] ^ b[i] ^ cc[i];
+    uint32_t m = (a[i] & b[i]) | (a[i] & cc[i]) | (b[i] & cc[i]);
+    out[4 * i] = x;
+    out[4 * i + 1] = (x != 0 && (a[i] & 1)) ? 1 : 0;
+    out[4 * i + 2] = m;
+    out[4 * i + 3] = (m != 0 || (b[i] & 1)) ? 1 : 0;
+  }
+}
+
 // kernels/int_mad_hi_sat.ptx: sat(hi32(a * b) + c) in the signed 32-bit range.
 void ref_int_mad_hi_sat(RefCtx& c) {
   const int32_t *a = c.buf<int32_t>("a"), *b = c.buf<int32_t>("b"), *cc = c.buf<int32_t>("c");
@@ -1775,6 +1834,9 @@ const Entry kRefs[] = {
     {"int_video", ref_int_video},
     {"int_minmax16x2", ref_int_minmax16x2},
     {"int_mad_hi_sat", ref_int_mad_hi_sat},
+    {"atomics_half", ref_atomics_half},
+    {"cvt_round_f16", ref_cvt_round_f16},
+    {"lop3_pred", ref_lop3_pred},
     {"createpolicy_cvt", ref_createpolicy_cvt},
     {"mem_cluster_addr", ref_mem_cluster_addr},
     {"mem_vector", ref_mem_vector},
