@@ -4,7 +4,8 @@
 Not a test: it asserts nothing and is not registered with ctest (timings are machine figures).
 
 What it measures, per PTX file, for both compilers with the same flags, alternating the two,
-`--runs` times (median wall time; peak RSS = max over the runs, from the child's rusage):
+`--runs` times (median wall time and median CPU time = user + system of the compiler process;
+peak RSS = max over the runs, all three from the child's rusage, os.wait4):
   parse    `-arch=compute_<N>`: parse and check only, no code (both compilers accept it);
   O3       `-arch=sm_<N> -O3 -o X.cubin` (every implemented phase on);
   O0       `-arch=sm_<N> -O0 -o X.cubin`;
@@ -15,8 +16,19 @@ byte-identical at 1 thread and at all cores (a difference is reported, not asser
 
 Output: one table per mode with ratios ptxas-mini / ptxas (time, RSS) per file for the five
 largest files, geometric means over all files, and parse throughput in MB/s on the largest files.
+Wall time is the criterion; on a shared machine (other jobs running) it carries their
+scheduling delays, which weigh most on the many small files, so the CPU-time ratio at 1 thread
+is printed beside it (at all cores only wall time says what the threads bought).
+
+The whole local corpus in one command (391 files, median of 3, 1 thread and all cores; about
+an hour of machine time on an idle 2-core machine, ptxas alone ~10 min per mode and run; run it
+with nothing else on the machine). `--json F` is written after every file and `--resume`
+continues from it, so an interrupted run loses one file at most:
+
+    python3 tests/compare/speed_bench.py /work/corpus/ptx --runs 3 --json speed.json --resume
 
 Usage: speed_bench.py CORPUS... [--mini PATH] [--ptxas PATH] [--runs 3] [--limit N] [--json F]
+                      [--resume] [--modes parse,O3,O0]
        benchmark.py --speed CORPUS... [same options]
 """
 
@@ -25,8 +37,11 @@ import json
 import math
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ptx_compare  # noqa: E402
@@ -68,15 +83,46 @@ def command(compiler, mode, ptx, out, threads):
     return cmd
 
 
+def run_once(cmd, timeout):
+    """Run cmd; return (rc, wall s, CPU s = user + system, peak RSS KiB, stderr text)."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        try:
+            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+        except OSError as e:
+            return 127, 0.0, 0.0, 0, str(e)
+        killed = []
+
+        def kill():
+            killed.append(True)
+            try:
+                os.killpg(p.pid, 9)
+            except ProcessLookupError:
+                pass
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            _, status, ru = os.wait4(p.pid, 0)
+        finally:
+            timer.cancel()
+        wall = time.perf_counter() - t0
+        err.seek(0)
+        text = err.read().decode('utf-8', 'replace')
+    rc = 124 if killed else os.waitstatus_to_exitcode(status)
+    return rc, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, text
+
+
 def measure(cmd, runs, timeout):
-    times, rss = [], 0
+    """Median wall and CPU time and max RSS over `runs` runs: (time, rss, error, cpu)."""
+    times, cpus, rss = [], [], 0
     for _ in range(runs):
-        rc, wall, peak, err = ptx_compare.run_measured(cmd, timeout)
+        rc, wall, cpu, peak, err = run_once(cmd, timeout)
         if rc != 0:
-            return None, None, (err.strip().splitlines() or ['rc %d' % rc])[0][:160]
+            return None, None, (err.strip().splitlines() or ['rc %d' % rc])[0][:160], None
         times.append(wall)
+        cpus.append(cpu)
         rss = max(rss, peak)
-    return statistics.median(times), rss, None
+    return statistics.median(times), rss, None, statistics.median(cpus)
 
 
 def main(argv=None):
@@ -88,7 +134,9 @@ def main(argv=None):
     ap.add_argument('--limit', type=int, default=0, help='only N files spread over the size range (plus the 5 largest)')
     ap.add_argument('--timeout', type=int, default=600)
     ap.add_argument('--modes', default='parse,O3,O0')
-    ap.add_argument('--json', help='write all measurements here')
+    ap.add_argument('--json', help='write all measurements here (after every file)')
+    ap.add_argument('--resume', action='store_true',
+                    help='keep the files already measured in --json (same options) and go on')
     opts = ap.parse_args(argv)
     files = sorted(ptx_compare.collect_inputs(opts.inputs), key=os.path.getsize)
     if opts.limit and len(files) > opts.limit:
@@ -97,6 +145,10 @@ def main(argv=None):
     largest = files[-5:]
     modes = opts.modes.split(',')
     results = {}
+    if opts.resume and opts.json and os.path.exists(opts.json):
+        with open(opts.json) as f:
+            results = {p: r for p, r in json.load(f).get('files', {}).items() if p in files}
+        sys.stderr.write('resuming: %d of %d files already measured\n' % (len(results), len(files)))
     work = tempfile.mkdtemp(prefix='speed_bench.')
     tiny = os.path.join(work, 'tiny.ptx')
     with open(tiny, 'w') as f:
@@ -106,12 +158,14 @@ def main(argv=None):
     for side, comp in (('ptxas', opts.ptxas), ('mini', opts.mini)):
         floor[side] = measure(command(comp, 'O3', tiny, os.path.join(work, side + '.cubin'), None), 5, 60)
     for i, ptx in enumerate(files):
+        if ptx in results:
+            continue
         rec = {'size': os.path.getsize(ptx)}
         for mode in modes:
             for side, comp, threads in (('ptxas', opts.ptxas, None), ('mini1', opts.mini, 1), ('miniN', opts.mini, 0)):
                 out = os.path.join(work, '%s.%s.cubin' % (side, mode))
-                t, rss, err = measure(command(comp, mode, ptx, out, threads), opts.runs, opts.timeout)
-                rec['%s.%s' % (mode, side)] = {'time': t, 'rss': rss, 'error': err}
+                t, rss, err, cpu = measure(command(comp, mode, ptx, out, threads), opts.runs, opts.timeout)
+                rec['%s.%s' % (mode, side)] = {'time': t, 'rss': rss, 'error': err, 'cpu': cpu}
             if mode != 'parse':
                 a, b = os.path.join(work, 'mini1.%s.cubin' % mode), os.path.join(work, 'miniN.%s.cubin' % mode)
                 if os.path.exists(a) and os.path.exists(b):
@@ -121,10 +175,14 @@ def main(argv=None):
                         os.unlink(p)
         results[ptx] = rec
         sys.stderr.write('[%d/%d] %s\n' % (i + 1, len(files), os.path.basename(ptx)))
+        if opts.json:
+            with open(opts.json + '.tmp', 'w') as f:
+                json.dump({'floor': floor, 'files': results}, f, indent=1)
+            os.replace(opts.json + '.tmp', opts.json)
 
     def ratio(rec, mode, side, key):
         a, b = rec.get('%s.%s' % (mode, side)), rec.get('%s.ptxas' % mode)
-        if not a or not b or a[key] is None or b[key] is None or b[key] == 0:
+        if not a or not b or a.get(key) is None or b.get(key) is None or b[key] == 0:
             return None
         return a[key] / b[key]
 
@@ -134,17 +192,18 @@ def main(argv=None):
           % (floor['ptxas'][0] or 0, floor['ptxas'][1] or 0, floor['mini'][0] or 0, floor['mini'][1] or 0,
              (floor['mini'][0] or 0) / (floor['ptxas'][0] or 1), (floor['mini'][1] or 0) / (floor['ptxas'][1] or 1)))
     print()
-    print('| mode | files | time 1 thread | time all cores | RSS 1 thread | RSS worst file | cubins identical 1 vs N |')
-    print('|---|---|---|---|---|---|---|')
+    print('| mode | files | time 1 thread | time all cores | CPU time 1 thread | RSS 1 thread | RSS worst file | cubins identical 1 vs N |')
+    print('|---|---|---|---|---|---|---|---|')
     for mode in modes:
         both = [r for r in results.values() if ratio(r, mode, 'mini1', 'time') is not None]
         t1 = geomean([ratio(r, mode, 'mini1', 'time') for r in both])
         tn = geomean([ratio(r, mode, 'miniN', 'time') for r in both])
+        c1 = geomean([ratio(r, mode, 'mini1', 'cpu') for r in both])
         m1 = geomean([ratio(r, mode, 'mini1', 'rss') for r in both])
         worst = max([ratio(r, mode, 'mini1', 'rss') for r in both] or [float('nan')])
         ident = [r.get('%s.identical' % mode) for r in both if '%s.identical' % mode in r]
-        print('| %s | %d | %.3f | %.3f | %.3f | %.3f | %s |' % (
-            mode, len(both), t1, tn, m1, worst,
+        print('| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %s |' % (
+            mode, len(both), t1, tn, c1, m1, worst,
             '%d/%d' % (sum(1 for x in ident if x), len(ident)) if ident else '-'))
     print()
     print('five largest files:')
