@@ -491,6 +491,25 @@ void op_hadd2(Exec& e) { half_op(e, 0); }
 void op_hmul2(Exec& e) { half_op(e, 1); }
 void op_hfma2(Exec& e) { half_op(e, 2); }
 
+namespace {
+// One half of HMNMX2: P = min, !P = max; a NaN operand gives the other, two NaNs (or any with
+// .NAN) the canonical NaN 0x7fff; equal values (+0/-0) combine their sign bits (min: or).
+uint64_t half_minmax(uint64_t a, uint64_t b, bool mn, bool nan, bool ftzOn, const FpFormat& f) {
+  if (ftzOn) {
+    if (is_subnormal_bits(a, f)) a &= 0x8000;
+    if (is_subnormal_bits(b, f)) b &= 0x8000;
+  }
+  double dx = half_value(a, f, false), dy = half_value(b, f, false);
+  bool xn = std::isnan(dx), yn = std::isnan(dy);
+  if (xn && yn) return 0x7fff;
+  if (nan && (xn || yn)) return 0x7fff;
+  if (xn) return b;
+  if (yn) return a;
+  if (dx == dy) return mn ? (a | b) : (a & b);
+  return (mn ? dx < dy : dx > dy) ? a : b;
+}
+}  // namespace
+
 // HMNMX2[.BF16_V2][.FTZ][.NAN][.XORSIGN] d, a, b, P: per half as FMNMX (P = min, !P = max; a
 // NaN operand gives the other, two NaNs (or any with .NAN) the canonical NaN 0x7fff).
 void op_hmnmx2(Exec& e) {
@@ -512,20 +531,30 @@ void op_hmnmx2(Exec& e) {
     bool mn = e.pred(l, e.op(3));
     uint64_t r[2];
     for (int k = 0; k < 2; ++k) {
-      if (ftzOn) {
-        if (is_subnormal_bits(a[k], f)) a[k] &= 0x8000;
-        if (is_subnormal_bits(b[k], f)) b[k] &= 0x8000;
-      }
-      double dx = half_value(a[k], f, false), dy = half_value(b[k], f, false);
-      bool xn = std::isnan(dx), yn = std::isnan(dy);
-      if (xn && yn) r[k] = 0x7fff;
-      else if (nan && (xn || yn)) r[k] = 0x7fff;
-      else if (xn) r[k] = b[k];
-      else if (yn) r[k] = a[k];
-      else if (dx == dy) r[k] = mn ? (a[k] | b[k]) : (a[k] & b[k]);
-      else r[k] = (mn ? dx < dy : dx > dy) ? a[k] : b[k];
+      r[k] = half_minmax(a[k], b[k], mn, nan, ftzOn, f);
       if (xs && r[k] != 0x7fff) r[k] = (r[k] & 0x7fff) | ((ra[k] ^ rb[k]) & 0x8000);
     }
+    e.set(l, e.op(0), static_cast<uint32_t>(r[0] | r[1] << 16));
+  });
+}
+
+// VHMNMX[.BF16_V2][.FTZ][.NAN] d, a, b, c, P: per half the HMNMX2 rule applied to a, b and
+// then to that result and c (ptxas folds two HMNMX2 of one direction into it; the rule is
+// associative, so the order is not observable). .XORSIGN over three sources is not modelled
+// (GUESS which signs it combines): it traps.
+void op_vhmnmx(Exec& e) {
+  bool ftzOn = e.in.has("FTZ"), nan = e.in.has("NAN");
+  if (e.in.has("XORSIGN")) e.trap("VHMNMX.XORSIGN is not modelled");
+  const FpFormat& f = e.in.has("BF16_V2") ? kBF16 : kF16;
+  e.each([&](int l) {
+    uint64_t a[2], b[2], c[2];
+    halves(e, l, 1, f, a);
+    halves(e, l, 2, f, b);
+    halves(e, l, 3, f, c);
+    bool mn = e.pred(l, e.op(4));
+    uint64_t r[2];
+    for (int k = 0; k < 2; ++k)
+      r[k] = half_minmax(half_minmax(a[k], b[k], mn, nan, ftzOn, f), c[k], mn, nan, ftzOn, f);
     e.set(l, e.op(0), static_cast<uint32_t>(r[0] | r[1] << 16));
   });
 }

@@ -171,13 +171,14 @@ void op_lop3(Exec& e) {
 }
 
 // PLOP3.LUT Pd0, Pd1, a, b, c, lut0, lut1
-// PLOP3.LUT Pd, Pd2, a, b, c, lut, lut2. The sources are predicates, or (opcode form 0x21f)
-// registers read as their sign bit, `R18.SIGN` (HW: ptxas 13.0 selects that form for
-// add.sat.s32 overflow tests; checked by the int32_ops exec test on ptxas's cubin).
+// PLOP3.LUT Pd, Pd2, a, b, c, lut, lut2. The sources are predicates, or (opcode forms 0x21f,
+// 0xc1f; UPLOP3 0x29f) registers read as their sign bit, `R18.SIGN` / `UR4.SIGN` (HW: ptxas
+// 13.0 selects that form for add.sat.s32 overflow tests; checked by the int32_ops exec test
+// on ptxas's cubin, and the UR forms by ptxas -O3 code of tests/fuzz programs).
 void op_plop3(Exec& e) {
   if (e.nops() != 7) e.trap("PLOP3 operand count");
   auto in = [&](int l, const Operand& o) {
-    if (o.kind == OpndKind::Reg) {
+    if (o.kind == OpndKind::Reg || o.kind == OpndKind::UReg) {
       if (o.suffix != "SIGN") e.trap("PLOP3 register source without .SIGN");
       return static_cast<int32_t>(e.u32(l, o)) < 0;
     }
@@ -305,9 +306,12 @@ void op_viaddmnmx(Exec& e) {
 
 // VIMNMX3 d, a, b, c, Pmin : min (PT) or max (!PT) of three, signed unless .U32.
 // HW: ptxas 13.0 emits "@P1 VIMNMX3 R10, R10, R13, R12, PT" for MIN(MIN(left, up), right) in
-// Rodinia's pathfinder (corpus run, see README); .RELU and the 16x2 forms are not modelled.
+// Rodinia's pathfinder (corpus run, see README); .RELU clamps a negative signed result to 0 as
+// VIMNMX's does (GUESS: the same modifier bit, 76, as VIMNMX; ptxas -O3 folds max.relu.s32
+// and a max of tests/fuzz programs into it; seed 10068 agrees with -O0); the 16x2 forms are not modelled.
 void op_vimnmx3(Exec& e) {
-  bool u = e.in.has("U32");
+  bool u = e.in.has("U32"), relu = e.in.has("RELU");
+  if (relu && u) e.trap("VIMNMX3.U32.RELU is not modelled");
   e.each([&](int l) {
     uint32_t v[3] = {e.i32(l, e.op(1)), e.i32(l, e.op(2)), e.i32(l, e.op(3))};
     bool mn = e.pred(l, e.op(4));
@@ -316,6 +320,7 @@ void op_vimnmx3(Exec& e) {
       bool less = u ? v[k] < r : static_cast<int32_t>(v[k]) < static_cast<int32_t>(r);
       if (less == mn && v[k] != r) r = v[k];
     }
+    if (relu && static_cast<int32_t>(r) < 0) r = 0;
     e.set(l, e.op(0), r);
   });
 }
