@@ -156,11 +156,9 @@ Params readParams(const Knobs &k) {
   p.maxStages = std::max<int64_t>(1, k.getInt(KnobId::PipelineMaxStages));
   p.iiRange = std::max<int64_t>(0, k.getInt(KnobId::PipelineIISearchRange));
   p.maxMii = k.getInt(KnobId::PipelineMaxMII);
-  // Unset (0): GUESS limits, 64 R registers (a quarter of the file, keeping occupancy) and
-  // the 7 allocatable predicates.
+  // Unset (0): the 7 allocatable predicates.
+  // R: unset (0) means "no more than the function needs anyway": see functionRLimit.
   p.rLimit = k.getInt(KnobId::PipelineHoistRRegPressureLimit);
-  if (p.rLimit <= 0)
-    p.rLimit = 64;
   p.pLimit = k.getInt(KnobId::PipelineHoistPRegPressureLimit);
   if (p.pLimit <= 0)
     p.pLimit = 7;
@@ -1248,6 +1246,37 @@ std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result
   return {maxR, maxP};
 }
 
+/// The R limit when PipelineHoistRRegPressureLimit is unset: pipelining may use registers the
+/// function pays for anyway, never raise its occupancy cost: the most R words live at once
+/// anywhere in the function (the same estimate as pressure()), rounded up to the allocation
+/// granularity of 8 registers per thread, and at least 32 (the count at which sm_90 still runs
+/// its full 2048 threads per SM: 64K registers / 2048). Before, a fixed GUESS of 64 let
+/// pipelining take ggml's norm.ptx from 38 to 64 registers.
+int functionRLimit(const ori::Function &f, const ori::Liveness &live) {
+  int peak = 0;
+  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+    llvm::BitVector cur = live.liveOut[b];
+    auto count = [&] {
+      int n = 0;
+      for (unsigned r = 0; r < f.numRegs(RegClass::R); ++r)
+        if (f.regInfo(RegClass::R, r).width && cur.test(f.flatRegIndex(RegClass::R, r)))
+          n += f.regInfo(RegClass::R, r).width;
+      return n;
+    };
+    peak = std::max(peak, count());
+    const auto &all = f.blocks[b].instrs;
+    for (size_t i = all.size(); i-- > 0;) {
+      for (const Operand &d : all[i].defs())
+        if (d.kind == OperandKind::VReg && !all[i].isGuarded() && d.sub == ori::kWholeReg)
+          cur.reset(f.flatRegIndex(d.cls, d.reg));
+      for (const auto &[k, kind] : readsOf(all[i]))
+        cur.set(f.flatRegIndex(clsOf(k), regOf(k)));
+      peak = std::max(peak, count());
+    }
+  }
+  return std::max(32, (peak + 7) / 8 * 8);
+}
+
 /// Cycles of one iteration before: the longest chain of same-iteration dependences (with the
 /// real latencies), at least the resource bound (one issue per instruction and the branch,
 /// each pipe's busy cycles).
@@ -1355,9 +1384,10 @@ void runOriPipelining(ori::Function &f, PhaseContext &pc) {
         return reject(kNoOverlap, "II " + std::to_string(R.s.ii));
       const ori::Liveness live = ori::computeLiveness(f);
       press = pressure(f, L, R, live);
-      if (press.first > prm.rLimit)
+      const int64_t rLimit = prm.rLimit > 0 ? prm.rLimit : functionRLimit(f, live);
+      if (press.first > rLimit)
         return reject(kPressure, std::to_string(press.first) + " R registers > " +
-                                     std::to_string(prm.rLimit));
+                                     std::to_string(rLimit));
       if (press.second > prm.pLimit)
         return reject(kPressure, std::to_string(press.second) + " predicates > " +
                                      std::to_string(prm.pLimit));

@@ -207,6 +207,34 @@ bool combine(LowerCtx &ctx, std::string_view op, ScalarType t, const Operand &nw
   return true;
 }
 
+/// One compare-and-swap of a CAS loop: r = CAS [m], old -> nw (ATOMS for shared memory;
+/// ATOM/ATOMG carry .E, the memory order and a PT status result), 64-bit when `wide`.
+Operand emitCas(LowerCtx &ctx, Opcode opc, bool wide, const MemOrder &order, const Operand &m,
+                const Operand &old, const Operand &nw) {
+  Operand r = ctx.temp(RegClass::R, wide ? 2 : 1);
+  ori::Instr cas(opc);
+  bool shared = opc == Opcode::ATOMS;
+  if (!shared)
+    cas.mods.push_back(Modifier::E);
+  cas.mods.push_back(Modifier::CAS);
+  if (wide)
+    cas.mods.push_back(Modifier::Size64);
+  if (!shared) {
+    llvm::SmallVector<Modifier, 4> om;
+    appendOrder(order, om);
+    for (Modifier x : om)
+      cas.mods.push_back(x);
+    cas.addDef(PT());
+  }
+  cas.addDef(r);
+  cas.addUse(m);
+  cas.addUse(old);
+  cas.addUse(nw);
+  cas.srcLine = ctx.curLine;
+  ctx.fn().blocks[ctx.curBlock].instrs.push_back(cas);
+  return r;
+}
+
 /// A compare-and-swap loop on [a] in `space` (Shared: LDS + ATOMS.CAS; None: a generic
 /// LD.E + ATOM.E.CAS), d = the value replaced. The loop is left in a new block.
 bool casLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op, ScalarType t,
@@ -227,26 +255,7 @@ bool casLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view op, Sca
   Operand nw = ctx.temp(RegClass::R, w);
   if (!combine(ctx, op, t, nw, old, b))
     return ctx.unsupported(in);
-  Operand r = ctx.temp(RegClass::R, w);
-  ori::Instr cas(shared ? Opcode::ATOMS : Opcode::ATOM);
-  if (!shared)
-    cas.mods.push_back(Modifier::E);
-  cas.mods.push_back(Modifier::CAS);
-  if (wide)
-    cas.mods.push_back(Modifier::Size64);
-  if (!shared) {
-    llvm::SmallVector<Modifier, 4> om;
-    appendOrder(order, om);
-    for (Modifier x : om)
-      cas.mods.push_back(x);
-    cas.addDef(PT());
-  }
-  cas.addDef(r);
-  cas.addUse(m);
-  cas.addUse(old);
-  cas.addUse(nw);
-  cas.srcLine = ctx.curLine;
-  ctx.fn().blocks[ctx.curBlock].instrs.push_back(cas);
+  Operand r = emitCas(ctx, shared ? Opcode::ATOMS : Opcode::ATOM, wide, order, m, old, nw);
   Operand again = ctx.temp(RegClass::P);
   ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {again, PT()},
            {component(r, 0), component(old, 0), PT()});
@@ -350,24 +359,8 @@ bool halfwordCasLoop(LowerCtx &ctx, const ptx::Instruction &in, std::string_view
   // nw = (old & ~mask) | ins: LUT 0xba over (old, mask, ins).
   ctx.emit(Opcode::LOP3, {Modifier::LUT}, {nw},
            {old, mask, ins, Operand::intImm(0xba), notPT()});
-  Operand r = ctx.temp(RegClass::R);
-  ori::Instr cas(shared ? Opcode::ATOMS : global ? Opcode::ATOMG : Opcode::ATOM);
-  if (!shared)
-    cas.mods.push_back(Modifier::E);
-  cas.mods.push_back(Modifier::CAS);
-  if (!shared) {
-    llvm::SmallVector<Modifier, 4> om;
-    appendOrder(order, om);
-    for (Modifier x : om)
-      cas.mods.push_back(x);
-    cas.addDef(PT());
-  }
-  cas.addDef(r);
-  cas.addUse(m);
-  cas.addUse(old);
-  cas.addUse(nw);
-  cas.srcLine = ctx.curLine;
-  ctx.fn().blocks[ctx.curBlock].instrs.push_back(cas);
+  Operand r = emitCas(ctx, shared ? Opcode::ATOMS : global ? Opcode::ATOMG : Opcode::ATOM, false, order, m,
+                      old, nw);
   Operand again = ctx.temp(RegClass::P);
   ctx.emit(Opcode::ISETP, {Modifier::NE, Modifier::U32, Modifier::AND}, {again, PT()},
            {r, old, PT()});

@@ -71,8 +71,10 @@ LAUNCH_ATTRS = ['MAX_THREADS', 'REQNTID', 'CTA_PER_CLUSTER', 'MAXREG_COUNT', 'NU
 GNU_TIME = '/usr/bin/time' if os.access('/usr/bin/time', os.X_OK) else None
 
 
-def run_measured(cmd, timeout):
-    """Run cmd; return (rc, wall seconds, peak RSS in KiB, stderr text). rc 124 on timeout."""
+def run_measured(cmd, timeout, cpu=None):
+    """Run cmd; return (rc, wall seconds, peak RSS in KiB, stderr text). rc 124 on timeout.
+    `cpu`, a list, receives the CPU seconds (user + system) of the command and its waited-for
+    children (wait4's rusage: GNU time's own share is negligible)."""
     with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile('r') as rssf:
         if GNU_TIME:
             cmd = [GNU_TIME, '-f', '%M', '-o', rssf.name] + list(cmd)
@@ -96,6 +98,8 @@ def run_measured(cmd, timeout):
         finally:
             timer.cancel()
         wall = time.perf_counter() - t0
+        if cpu is not None:
+            cpu.append(ru.ru_utime + ru.ru_stime)
         p.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         text = err.read().decode('utf-8', 'replace')

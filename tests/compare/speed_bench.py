@@ -5,7 +5,7 @@ Not a test: it asserts nothing and is not registered with ctest (timings are mac
 
 What it measures, per PTX file, for both compilers with the same flags, alternating the two,
 `--runs` times (median wall time and median CPU time = user + system of the compiler process;
-peak RSS = max over the runs, all three from the child's rusage, os.wait4):
+peak RSS = max over the runs, from GNU time where installed, as ptx_compare.run_measured):
   parse    `-arch=compute_<N>`: parse and check only, no code (both compilers accept it);
   O3       `-arch=sm_<N> -O3 -o X.cubin` (every implemented phase on);
   O0       `-arch=sm_<N> -O0 -o X.cubin`;
@@ -37,11 +37,8 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ptx_compare  # noqa: E402
@@ -84,32 +81,12 @@ def command(compiler, mode, ptx, out, threads):
 
 
 def run_once(cmd, timeout):
-    """Run cmd; return (rc, wall s, CPU s = user + system, peak RSS KiB, stderr text)."""
-    with tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        try:
-            p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
-        except OSError as e:
-            return 127, 0.0, 0.0, 0, str(e)
-        killed = []
-
-        def kill():
-            killed.append(True)
-            try:
-                os.killpg(p.pid, 9)
-            except ProcessLookupError:
-                pass
-        timer = threading.Timer(timeout, kill)
-        timer.start()
-        try:
-            _, status, ru = os.wait4(p.pid, 0)
-        finally:
-            timer.cancel()
-        wall = time.perf_counter() - t0
-        err.seek(0)
-        text = err.read().decode('utf-8', 'replace')
-    rc = 124 if killed else os.waitstatus_to_exitcode(status)
-    return rc, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, text
+    """Run cmd; return (rc, wall s, CPU s = user + system, peak RSS KiB, stderr text). Peak RSS
+    comes from ptx_compare.run_measured (GNU time in between, so Python's own high-water mark,
+    which Linux carries across exec, is not counted)."""
+    cpu = []
+    rc, wall, rss, text = ptx_compare.run_measured(cmd, timeout, cpu)
+    return rc, wall, (cpu[0] if cpu else 0.0), rss, text
 
 
 def measure(cmd, runs, timeout):
