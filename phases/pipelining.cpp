@@ -1211,11 +1211,10 @@ std::vector<std::string> rewrite(ori::Function &f, Loop &L, const Result &R,
   return knames;
 }
 
-/// Register pressure after the transformation, estimated as the most registers live at once
-/// in the original body plus the K - 1 extra names of every renamed register (words of R, predicates).
-std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result &R,
-                             const ori::Liveness &live) {
-  llvm::BitVector cur = live.liveOut[L.h];
+/// The most registers live at once in block `b` (words of R, predicates), walking it backward
+/// from its live-out set.
+std::pair<int, int> blockPeak(const ori::Function &f, uint32_t b, const ori::Liveness &live) {
+  llvm::BitVector cur = live.liveOut[b];
   auto count = [&](RegClass c) {
     int n = 0;
     for (unsigned r = 0; r < f.numRegs(c); ++r)
@@ -1224,7 +1223,7 @@ std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result
     return n;
   };
   int maxR = count(RegClass::R), maxP = count(RegClass::P);
-  const auto &all = f.blocks[L.h].instrs;
+  const auto &all = f.blocks[b].instrs;
   for (size_t i = all.size(); i-- > 0;) {
     for (const Operand &d : all[i].defs())
       if (d.kind == OperandKind::VReg && !all[i].isGuarded() && d.sub == ori::kWholeReg)
@@ -1234,6 +1233,14 @@ std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result
     maxR = std::max(maxR, count(RegClass::R));
     maxP = std::max(maxP, count(RegClass::P));
   }
+  return {maxR, maxP};
+}
+
+/// Register pressure after the transformation, estimated as the most registers live at once
+/// in the original body plus the K - 1 extra names of every renamed register (words of R, predicates).
+std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result &R,
+                             const ori::Liveness &live) {
+  auto [maxR, maxP] = blockPeak(f, L.h, live);
   int unroll = 1; // every renamed register gets K names (modulo variable expansion)
   for (const auto &[k, q] : R.rn.depth)
     unroll = std::max(unroll, q + 1);
@@ -1254,26 +1261,8 @@ std::pair<int, int> pressure(const ori::Function &f, const Loop &L, const Result
 /// pipelining take ggml's norm.ptx from 38 to 64 registers.
 int functionRLimit(const ori::Function &f, const ori::Liveness &live) {
   int peak = 0;
-  for (uint32_t b = 0; b < f.blocks.size(); ++b) {
-    llvm::BitVector cur = live.liveOut[b];
-    auto count = [&] {
-      int n = 0;
-      for (unsigned r = 0; r < f.numRegs(RegClass::R); ++r)
-        if (f.regInfo(RegClass::R, r).width && cur.test(f.flatRegIndex(RegClass::R, r)))
-          n += f.regInfo(RegClass::R, r).width;
-      return n;
-    };
-    peak = std::max(peak, count());
-    const auto &all = f.blocks[b].instrs;
-    for (size_t i = all.size(); i-- > 0;) {
-      for (const Operand &d : all[i].defs())
-        if (d.kind == OperandKind::VReg && !all[i].isGuarded() && d.sub == ori::kWholeReg)
-          cur.reset(f.flatRegIndex(d.cls, d.reg));
-      for (const auto &[k, kind] : readsOf(all[i]))
-        cur.set(f.flatRegIndex(clsOf(k), regOf(k)));
-      peak = std::max(peak, count());
-    }
-  }
+  for (uint32_t b = 0; b < f.blocks.size(); ++b)
+    peak = std::max(peak, blockPeak(f, b, live).first);
   return std::max(32, (peak + 7) / 8 * 8);
 }
 

@@ -27,6 +27,7 @@
 #include "regalloc/regalloc_internal.h"
 
 #include "ori/analysis/accumulator_liveness.h"
+#include "ori/analysis/liveness.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -285,8 +286,7 @@ UnitLiveness computeUnitLiveness(const ori::Function &f,
   // write, guarded ones included), as ori/analysis/liveness.cpp cuts vreg liveness: a value
   // built by guarded writes (an operand tuple filled inside the ELECT loop of a TMA copy,
   // an if-converted temporary) is otherwise live from the entry down to its first read.
-  std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nu)), defIn(nb, llvm::BitVector(nu)),
-      defOut(nb, llvm::BitVector(nu));
+  std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nu));
   for (size_t b = 0; b < nb; ++b)
     for (const Instr &in : f.blocks[b].instrs)
       for (const Operand &d : in.defs()) {
@@ -294,28 +294,10 @@ UnitLiveness computeUnitLiveness(const ori::Function &f,
         for (uint32_t x = x0; x < x1; ++x)
           defs[b].set(x);
       }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t b = 0; b < nb; ++b) {
-      llvm::BitVector out = defIn[b];
-      out |= defs[b];
-      if (out != defOut[b]) {
-        defOut[b] = out;
-        changed = true;
-      }
-      for (uint32_t s : f.blocks[b].succs) {
-        llvm::BitVector in = defIn[s];
-        in |= out;
-        if (in != defIn[s]) {
-          defIn[s] = std::move(in);
-          changed = true;
-        }
-      }
-    }
-  }
+  const ori::MaybeDefined md = ori::maybeDefined(f, defs);
   for (size_t b = 0; b < nb; ++b) {
-    u.liveIn[b] &= defIn[b];
-    u.liveOut[b] &= defOut[b];
+    u.liveIn[b] &= md.in[b];
+    u.liveOut[b] &= md.out[b];
   }
   return u;
 }

@@ -4,6 +4,7 @@
 /// See accumulator_liveness.h for the equations and the two wgmma rules.
 //===----------------------------------------------------------------------------------===//
 #include "ori/analysis/accumulator_liveness.h"
+#include "ori/analysis/liveness.h"
 
 #include <algorithm>
 #include <map>
@@ -169,28 +170,9 @@ AccumulatorLiveness computeAccumulatorLiveness(const Function &f) {
       }
     }
   }
-  std::vector<llvm::BitVector> defIn(nb, llvm::BitVector(n)), defOut(nb, llvm::BitVector(n));
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t b = 0; b < nb; ++b) {
-      llvm::BitVector o = defIn[b];
-      o |= defs[b];
-      if (o != defOut[b]) {
-        defOut[b] = o;
-        changed = true;
-      }
-      for (uint32_t s : f.blocks[b].succs) {
-        llvm::BitVector i = defIn[s];
-        i |= o;
-        if (i != defIn[s]) {
-          defIn[s] = std::move(i);
-          changed = true;
-        }
-      }
-    }
-  }
+  const MaybeDefined md = maybeDefined(f, defs);
   for (size_t b = 0; b < nb; ++b)
-    liveOut[b] &= defOut[b];
+    liveOut[b] &= md.out[b];
 
   // Ranges, block by block, walking backwards from the live-out set.
   constexpr uint32_t kClosed = UINT32_MAX;
@@ -224,7 +206,7 @@ AccumulatorLiveness computeAccumulatorLiveness(const Function &f) {
     for (uint32_t r = 0; r < n; ++r)
       if (openEnd[r] != kClosed) {
         // Live into the block: to its first point when a write may reach it.
-        if (defIn[b].test(r))
+        if (md.in[b].test(r))
           out.ranges[r].push_back({first, openEnd[r]});
         openEnd[r] = kClosed;
       }

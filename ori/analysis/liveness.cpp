@@ -115,44 +115,51 @@ Liveness computeLiveness(const Function &f) {
   // cut the backward solution. Without the cut, a temporary written under a guard (which
   // does not kill) would look live from the function entry down to its use; the value a read
   // sees where no definition reaches is undefined anyway, so no register needs to hold it.
-  // Forward sweeps in layout order, again over dirty blocks only.
-  std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nr)), defIn(nb, llvm::BitVector(nr)),
-      defOut(nb, llvm::BitVector(nr));
+  std::vector<llvm::BitVector> defs(nb, llvm::BitVector(nr));
   for (size_t b = 0; b < nb; ++b)
     for (const Instr &in : f.blocks[b].instrs)
       for (const Operand &d : in.defs())
         if (int64_t r = index(d); r >= 0)
           defs[b].set(static_cast<unsigned>(r));
-  std::fill(dirty.begin(), dirty.end(), 1);
-  any = nb > 0;
-  llvm::BitVector out(nr);
+  const MaybeDefined md = maybeDefined(f, defs);
+  for (size_t b = 0; b < nb; ++b) {
+    lv.liveIn[b] &= md.in[b];
+    lv.liveOut[b] &= md.out[b];
+  }
+  return lv;
+}
+
+MaybeDefined maybeDefined(const Function &f, const std::vector<llvm::BitVector> &defs) {
+  const size_t nb = f.blocks.size();
+  const unsigned n = nb ? defs[0].size() : 0;
+  MaybeDefined md{std::vector<llvm::BitVector>(nb, llvm::BitVector(n)),
+                  std::vector<llvm::BitVector>(nb, llvm::BitVector(n))};
+  std::vector<uint8_t> dirty(nb, 1);
+  bool any = nb > 0;
+  llvm::BitVector out(n), in(n);
   while (any) {
     any = false;
     for (size_t b = 0; b < nb; ++b) {
       if (!dirty[b])
         continue;
       dirty[b] = 0;
-      out = defIn[b];
+      out = md.in[b];
       out |= defs[b];
-      if (out == defOut[b] && !defOut[b].none())
+      if (out == md.out[b] && !md.out[b].none())
         continue;
-      defOut[b] = out;
+      md.out[b] = out;
       for (uint32_t s : f.blocks[b].succs) {
-        in = defIn[s];
+        in = md.in[s];
         in |= out;
-        if (in != defIn[s]) {
-          std::swap(defIn[s], in);
+        if (in != md.in[s]) {
+          std::swap(md.in[s], in);
           dirty[s] = 1;
           any = true;
         }
       }
     }
   }
-  for (size_t b = 0; b < nb; ++b) {
-    lv.liveIn[b] &= defIn[b];
-    lv.liveOut[b] &= defOut[b];
-  }
-  return lv;
+  return md;
 }
 
 void printLiveness(const Function &f, const Liveness &lv, std::ostream &os) {

@@ -31,6 +31,17 @@ struct Liveness {
 
 Liveness computeLiveness(const Function &f);
 
+/// Forward "maybe defined" sets: in[b] / out[b] hold the bits of `defs` (each block's own
+/// writes, any write, guarded or partial) that some path from the entry (block 0) writes
+/// before block b starts / ends. The least fixpoint, by sweeps in layout order over the
+/// blocks whose input changed. Liveness is cut to these sets (a value no write reaches is
+/// undefined, so no register needs to hold it): computeLiveness, the allocator's unit
+/// liveness and the wgmma accumulator liveness all use it.
+struct MaybeDefined {
+  std::vector<llvm::BitVector> in, out;
+};
+MaybeDefined maybeDefined(const Function &f, const std::vector<llvm::BitVector> &defs);
+
 /// Text form for tests and `ori-opt -print-liveness`, as `;` comments (so the output stays
 /// parseable): a header line, then per block `;   <label>: in: <regs|->  out: <regs|->`
 /// with registers in class-then-number order.
